@@ -1,0 +1,47 @@
+"""What the graph's nodes receive through the runtime context (`Runtime[PipelineDeps]`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pipelines.ports import ChatModel, ChatStore, Embedder, PiiDetector, Tracer, VectorIndex
+from pipelines.safety.rules import SafetyRules
+from prompts import PromptBook
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    confidence_threshold: float = 40.0
+    core_limit: int = 15
+    personal_limit: int = 5
+    top_parents: int = 3
+    history_window: int = 6  # messages, i.e. 3 turns
+    history_days: int = 30
+    answer_temperature: float = 0.3
+    answer_max_tokens: int = 512
+    greeting_temperature: float = 0.9
+    greeting_max_tokens: int = 150
+    preview_chars: int = 200
+    extractive_sentences: int = 3
+    keyword_map: Mapping[str, str] = field(default_factory=dict)
+    allowlist: frozenset[str] = frozenset()
+    safety: SafetyRules = field(default_factory=SafetyRules)
+
+
+@dataclass(frozen=True)
+class PipelineDeps:
+    embedder: Embedder
+    index: VectorIndex
+    detector: PiiDetector
+    chat_model: ChatModel | None  # None: extractive answers and template greetings
+    store: ChatStore
+    tracer: Tracer
+    prompts: PromptBook
+    config: PipelineConfig = field(default_factory=PipelineConfig)
+    clock: Callable[[], datetime] = utc_now
