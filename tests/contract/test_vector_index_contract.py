@@ -1,0 +1,262 @@
+"""One VectorIndex contract, held by the fake, Qdrant Edge and qdrant-client (local mode)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipelines.ports import IndexPoint, StoreUnavailable, VectorIndex
+from service.adapters.qdrant_edge import IndexLocked, QdrantEdgeIndex
+from service.adapters.qdrant_server import QdrantServerIndex
+from tests.fakes.vector_index import FakeVectorIndex
+
+DIM = 8
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+NOW_S = int(NOW.timestamp())
+LATER = NOW_S + 3600
+
+
+def vec(*head: float) -> list[float]:
+    return [*head, *[0.0] * (DIM - len(head))]
+
+
+def point(pid: str, vector: list[float], doc: str = "doc-a", **extra: Any) -> IndexPoint:
+    payload: dict[str, Any] = {
+        "chunk_type": "child",
+        "parent_id": f"{doc}:p0",
+        "parent_text": "parent text",
+        "text": f"text of {pid}",
+        "doc_id": doc,
+        "source": f"{doc}.md",
+        "page": 1,
+        "is_temporary": False,
+        "uploaded_by": None,
+        "expires_at": None,
+        "content_hash": f"hash-{doc}",
+    }
+    return IndexPoint(pid, vector, payload | extra)
+
+
+def temp(pid: str, vector: list[float], user: str, doc: str = "up-1", **extra: Any) -> IndexPoint:
+    fields: dict[str, Any] = {"is_temporary": True, "uploaded_by": user, "expires_at": LATER}
+    return point(pid, vector, doc, **(fields | extra))
+
+
+async def open_index(kind: str, folder: Path) -> VectorIndex:
+    if kind == "fake":
+        return FakeVectorIndex(dimension=DIM)
+    if kind == "edge":
+        return QdrantEdgeIndex.open(folder / "edge", DIM)
+    if kind == "server":
+        return await QdrantServerIndex.connect(dimension=DIM, location=":memory:")
+    return await QdrantServerIndex.connect(dimension=DIM, path=str(folder / "local"))
+
+
+@pytest.fixture(params=["fake", "edge", "server"])
+async def index(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[VectorIndex]:
+    idx = await open_index(request.param, tmp_path)
+    yield idx
+    await idx.close()
+
+
+def ids(hits: list[Any]) -> list[str]:
+    return [h.id for h in hits]
+
+
+async def test_core_and_personal_are_disjoint(index: VectorIndex) -> None:
+    await index.upsert([point("c1", vec(1, 0.1)), temp("t1", vec(1, 0.1), user="alice")])
+    found = await index.dual_search(vec(1, 0.1), user_id="alice", now=NOW)
+    assert ids(found.core) == ["c1"]  # is_temporary=False matches (Edge's boolean trap)
+    assert ids(found.personal) == ["t1"]
+
+
+async def test_parents_are_never_searched(index: VectorIndex) -> None:
+    await index.upsert(
+        [point("p1", vec(1), chunk_type="parent"), temp("p2", vec(1), "alice", chunk_type="parent")]
+    )
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert found.core == [] and found.personal == []
+
+
+async def test_tenant_isolation_even_with_identical_vectors(index: VectorIndex) -> None:
+    await index.upsert([temp("a1", vec(0, 1), user="alice"), point("c1", vec(1))])
+    bob = await index.dual_search(vec(0, 1), user_id="bob", now=NOW)
+    alice = await index.dual_search(vec(0, 1), user_id="alice", now=NOW)
+    assert bob.personal == [] and ids(bob.core) == ["c1"]
+    assert ids(alice.personal) == ["a1"]
+
+
+async def test_expired_documents_are_not_returned(index: VectorIndex) -> None:
+    await index.upsert(
+        [
+            temp("past", vec(1), "alice", expires_at=NOW_S - 60),
+            temp("edge", vec(1, 0.1), "alice", expires_at=NOW_S),  # expires exactly now
+            temp("soon", vec(1, 0.2), "alice", expires_at=NOW_S + 1),
+        ]
+    )
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert ids(found.personal) == ["soon"]
+    naive = await index.dual_search(vec(1), user_id="alice", now=NOW.replace(tzinfo=None))
+    assert ids(naive.personal) == ["soon"]  # a naive datetime is read as UTC
+
+
+async def test_a_user_id_is_mandatory(index: VectorIndex) -> None:
+    with pytest.raises(ValueError):
+        await index.dual_search(vec(1), user_id="", now=NOW)
+    with pytest.raises(ValueError):
+        await index.delete_temporary("up-1", user_id="")
+
+
+async def test_limits_ordering_and_cosine_scores(index: VectorIndex) -> None:
+    core = [point(f"c{i:02d}", vec(1, i / 10)) for i in range(20)]
+    mine = [temp(f"t{i}", vec(1, i / 10), "alice") for i in range(8)]
+    await index.upsert(core + mine)
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert ids(found.core) == [f"c{i:02d}" for i in range(15)]  # nearest first
+    assert ids(found.personal) == [f"t{i}" for i in range(5)]
+    assert found.core[0].score == pytest.approx(1.0, abs=1e-5)
+    assert found.core[1].score == pytest.approx(1 / (1 + 0.01) ** 0.5, abs=1e-5)
+    small = await index.dual_search(
+        vec(1), user_id="alice", now=NOW, core_limit=3, personal_limit=0
+    )
+    assert ids(small.core) == ["c00", "c01", "c02"] and small.personal == []
+    assert all(a.score >= b.score for a, b in zip(found.core, found.core[1:], strict=False))
+
+
+async def test_upsert_is_idempotent_and_payload_round_trips(index: VectorIndex) -> None:
+    original = temp("doc#1/chunk:0", vec(1), "alice")
+    await index.upsert([original])
+    await index.upsert([temp("doc#1/chunk:0", vec(1), "alice", text="edited")])
+    assert await index.count() == 1
+    [hit] = (await index.dual_search(vec(1), user_id="alice", now=NOW)).personal
+    assert hit.id == "doc#1/chunk:0"
+    assert dict(hit.payload) == dict(original.payload) | {"text": "edited"}
+
+
+async def test_core_documents_lists_core_hashes_only(index: VectorIndex) -> None:
+    await index.upsert(
+        [point("a1", vec(1), "a"), point("a2", vec(0, 1), "a"), point("b1", vec(1), "b")]
+        + [temp("t1", vec(1), "alice", doc="up-1")]
+    )
+    assert await index.core_documents() == {"a": "hash-a", "b": "hash-b"}
+
+
+async def test_delete_document_removes_only_that_core_document(index: VectorIndex) -> None:
+    await index.upsert([point("a1", vec(1), "a"), point("b1", vec(1, 1), "b")])
+    await index.upsert([temp("t1", vec(1), "alice", doc="a")])  # same doc_id, but a user's upload
+    await index.delete_document("a")
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert ids(found.core) == ["b1"] and ids(found.personal) == ["t1"]
+
+
+async def test_delete_temporary_only_for_its_owner(index: VectorIndex) -> None:
+    await index.upsert([temp("t1", vec(1), "alice"), point("c1", vec(1), doc="up-1")])
+    await index.delete_temporary("up-1", user_id="bob")
+    assert await index.count() == 2
+    await index.delete_temporary("up-1", user_id="alice")
+    assert await index.count() == 1  # the core point with the same doc_id stays
+    assert await index.core_documents() == {"up-1": "hash-up-1"}
+
+
+async def test_delete_expired(index: VectorIndex) -> None:
+    await index.upsert(
+        [
+            temp("old", vec(1), "alice", expires_at=NOW_S - 1),
+            temp("now", vec(1), "bob", expires_at=NOW_S),
+            temp("new", vec(1), "alice", expires_at=NOW_S + 1),
+            point("core", vec(1)),
+        ]
+    )
+    await index.delete_expired(NOW)
+    assert await index.count() == 2
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert ids(found.core) == ["core"] and ids(found.personal) == ["new"]
+
+
+async def test_wrong_dimension_is_refused(index: VectorIndex) -> None:
+    with pytest.raises(ValueError):
+        await index.upsert([point("x", [1.0, 0.0])])
+    with pytest.raises(ValueError):
+        await index.dual_search([1.0], user_id="alice", now=NOW)
+
+
+async def test_ping_then_closed(tmp_path: Path, index: VectorIndex) -> None:
+    await index.ping()
+    await index.close()
+    with pytest.raises(StoreUnavailable):
+        await index.ping()
+    await index.close()  # closing twice is harmless
+
+
+@pytest.mark.parametrize("kind", ["edge", "server-path"])
+async def test_persists_across_close_and_reopen(kind: str, tmp_path: Path) -> None:
+    first = await open_index(kind, tmp_path)
+    await first.upsert([point("c1", vec(1)), temp("t1", vec(1, 0.5), "alice")])
+    before = await first.dual_search(vec(1), user_id="alice", now=NOW)
+    await first.close()
+    again = await open_index(kind, tmp_path)
+    try:
+        assert await again.count() == 2
+        after = await again.dual_search(vec(1), user_id="alice", now=NOW)
+        for was, now in ((before.core, after.core), (before.personal, after.personal)):
+            assert [(h.id, dict(h.payload)) for h in now] == [(h.id, dict(h.payload)) for h in was]
+            assert [h.score for h in now] == pytest.approx([h.score for h in was], abs=1e-6)
+        assert await again.core_documents() == {"doc-a": "hash-doc-a"}
+    finally:
+        await again.close()
+
+
+def test_a_held_edge_folder_fails_clearly_in_this_and_another_process(tmp_path: Path) -> None:
+    held = QdrantEdgeIndex.open(tmp_path / "edge", DIM)
+    try:
+        with pytest.raises(IndexLocked):
+            QdrantEdgeIndex.open(tmp_path / "edge", DIM)
+        script = (
+            "import sys; from pathlib import Path\n"
+            "from service.adapters.qdrant_edge import QdrantEdgeIndex, IndexLocked\n"
+            "try:\n    QdrantEdgeIndex.open(Path(sys.argv[1]), 8)\n"
+            "except IndexLocked:\n    sys.exit(3)\n"
+        )
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        child = subprocess.run([sys.executable, "-c", script, str(tmp_path / "edge")], env=env)
+        assert child.returncode == 3
+    finally:
+        asyncio.run(held.close())
+    asyncio.run(QdrantEdgeIndex.open(tmp_path / "edge", DIM).close())  # released by close()
+
+
+class CountingProxy:
+    """Wraps an engine or client object and counts the calls made to it, by method name."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if callable(attr):
+            self.calls.append(name)
+        return attr
+
+
+@pytest.mark.parametrize("kind", ["edge", "server"])
+async def test_dual_search_is_one_round_trip(kind: str, tmp_path: Path) -> None:
+    idx = await open_index(kind, tmp_path)
+    await idx.upsert([point("c1", vec(1)), temp("t1", vec(1), "alice")])
+    attribute = "_shard" if kind == "edge" else "_client"
+    proxy = CountingProxy(getattr(idx, attribute))
+    setattr(idx, attribute, proxy)
+    found = await idx.dual_search(vec(1), user_id="alice", now=NOW)
+    assert (ids(found.core), ids(found.personal)) == (["c1"], ["t1"])
+    assert proxy.calls == ["query_batch" if kind == "edge" else "query_batch_points"]
+    setattr(idx, attribute, proxy.inner)
+    await idx.close()

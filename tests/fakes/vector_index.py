@@ -1,0 +1,133 @@
+"""FakeVectorIndex: an in-memory VectorIndex with exact cosine scores (the reference semantics)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from pipelines.ports import DualSearchResult, IndexPoint, SearchHit, StoreUnavailable
+
+Payload = Mapping[str, Any]
+
+
+def _epoch(now: datetime) -> float:
+    """Epoch seconds; a naive datetime is read as UTC."""
+    return (now if now.tzinfo else now.replace(tzinfo=UTC)).timestamp()
+
+
+def _is_core_child(p: Payload) -> bool:
+    return p.get("chunk_type") == "child" and p.get("is_temporary") is not True
+
+
+def _is_personal_child(p: Payload, user_id: str, now_s: float) -> bool:
+    expires = p.get("expires_at")
+    return (
+        p.get("chunk_type") == "child"
+        and p.get("is_temporary") is True
+        and p.get("uploaded_by") == user_id
+        and isinstance(expires, int | float)
+        and expires > now_s
+    )
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+class FakeVectorIndex:
+    """Same semantics as the Qdrant adapters; `searches` counts dual_search round trips."""
+
+    def __init__(self, dimension: int | None = None) -> None:
+        self.dimension = dimension
+        self.points: dict[str, IndexPoint] = {}
+        self.searches = 0
+        self.closed = False
+
+    def _check(self, vector: Sequence[float]) -> None:
+        if self.dimension is not None and len(vector) != self.dimension:
+            raise ValueError(f"vector of {len(vector)} dims, index has {self.dimension}")
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        for point in points:
+            self._check(point.vector)
+        for point in points:
+            self.points[point.id] = IndexPoint(point.id, list(point.vector), dict(point.payload))
+
+    async def dual_search(
+        self,
+        vector: Sequence[float],
+        *,
+        user_id: str,
+        now: datetime,
+        core_limit: int = 15,
+        personal_limit: int = 5,
+    ) -> DualSearchResult:
+        if not user_id:
+            raise ValueError("dual_search needs a user_id")
+        self._check(vector)
+        self.searches += 1
+        now_s = _epoch(now)
+        core = self._top(vector, _is_core_child, core_limit)
+        personal = self._top(
+            vector, lambda p: _is_personal_child(p, user_id, now_s), personal_limit
+        )
+        return DualSearchResult(core=core, personal=personal)
+
+    def _top(
+        self, vector: Sequence[float], keep: Callable[[Payload], bool], limit: int
+    ) -> list[SearchHit]:
+        hits = [
+            SearchHit(p.id, _cosine(vector, p.vector), dict(p.payload))
+            for p in self.points.values()
+            if keep(p.payload)
+        ]
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return hits[: max(limit, 0)]
+
+    async def core_documents(self) -> dict[str, str]:
+        return {
+            p.payload["doc_id"]: p.payload.get("content_hash", "")
+            for p in self.points.values()
+            if p.payload.get("is_temporary") is not True and "doc_id" in p.payload
+        }
+
+    async def delete_document(self, doc_id: str) -> None:
+        self._drop(lambda p: p.get("doc_id") == doc_id and p.get("is_temporary") is not True)
+
+    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
+        if not user_id:
+            raise ValueError("delete_temporary needs a user_id")
+        self._drop(
+            lambda p: (
+                p.get("doc_id") == doc_id
+                and p.get("is_temporary") is True
+                and p.get("uploaded_by") == user_id
+            )
+        )
+
+    async def delete_expired(self, now: datetime) -> None:
+        now_s = _epoch(now)
+        self._drop(
+            lambda p: (
+                p.get("is_temporary") is True
+                and isinstance(p.get("expires_at"), int | float)
+                and p["expires_at"] <= now_s
+            )
+        )
+
+    def _drop(self, match: Callable[[Payload], bool]) -> None:
+        self.points = {k: p for k, p in self.points.items() if not match(p.payload)}
+
+    async def count(self) -> int:
+        return len(self.points)
+
+    async def ping(self) -> None:
+        if self.closed:
+            raise StoreUnavailable("vector index is closed")
+
+    async def close(self) -> None:
+        self.closed = True
