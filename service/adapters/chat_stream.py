@@ -1,0 +1,30 @@
+"""ChatStream: the async iterator of text deltas that ChatModel.stream() returns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+
+from pipelines.ports import Completion
+
+
+class ChatStream:
+    """Yields text deltas; `completion` (full text, tokens, latency) is set once it has ended.
+
+    It is a plain `AsyncIterator[str]`, so callers that only want the text can ignore the rest.
+    """
+
+    def __init__(self, pieces: Callable[[ChatStream], AsyncIterator[str]]) -> None:
+        self.completion: Completion | None = None
+        self._pieces = pieces(self)
+
+    def __aiter__(self) -> ChatStream:
+        return self
+
+    async def __anext__(self) -> str:
+        return await anext(self._pieces)
+
+    async def aclose(self) -> None:
+        """Stops early and releases the underlying connection."""
+        close = getattr(self._pieces, "aclose", None)
+        if close is not None:
+            await close()
