@@ -46,6 +46,14 @@ class DualSearchResult:
     personal: list[SearchHit]
 
 
+@dataclass(frozen=True)
+class IndexedDocument:
+    """What the index knows about one core document (see `VectorIndex.core_documents`)."""
+
+    content_hash: str
+    source_root: str | None = None  # the folder `warden ingest` found it in; None for older data
+
+
 @runtime_checkable
 class VectorIndex(Protocol):
     """The vector store. Tenant scoping is applied inside `dual_search`, never by callers."""
@@ -67,8 +75,8 @@ class VectorIndex(Protocol):
         """
         ...
 
-    async def core_documents(self) -> dict[str, str]:
-        """`doc_id -> content_hash` for every core (non-temporary) document indexed."""
+    async def core_documents(self) -> dict[str, IndexedDocument]:
+        """`doc_id -> IndexedDocument` for every core (non-temporary) document indexed."""
         ...
 
     async def delete_document(self, doc_id: str) -> None:

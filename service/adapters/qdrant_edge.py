@@ -22,7 +22,13 @@ from typing import IO, Any, TypeVar
 
 import qdrant_edge as qe
 
-from pipelines.ports import DualSearchResult, IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import (
+    DualSearchResult,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    StoreUnavailable,
+)
 from service.adapters import vector_filters as vf
 from service.adapters.vector_filters import IndexLocked
 
@@ -146,12 +152,12 @@ class QdrantEdgeIndex:
         hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
         return sorted(hits, key=lambda h: -h.score)
 
-    async def core_documents(self) -> dict[str, str]:
+    async def core_documents(self) -> dict[str, IndexedDocument]:
         return await self._call(self._scroll_core_documents)
 
     @staticmethod
-    def _scroll_core_documents(shard: qe.EdgeShard) -> dict[str, str]:
-        found: dict[str, str] = {}
+    def _scroll_core_documents(shard: qe.EdgeShard) -> dict[str, IndexedDocument]:
+        found: dict[str, IndexedDocument] = {}
         offset: Any = None
         selector = qe.PayloadSelector.Include(vf.CORE_DOC_FIELDS)
         core = _filter(vf.core_points())
@@ -162,9 +168,7 @@ class QdrantEdgeIndex:
                 )
             )
             for record in page:
-                payload = record.payload or {}
-                if "doc_id" in payload:
-                    found[payload["doc_id"]] = payload.get("content_hash", "")
+                vf.note_core_document(found, record.payload)
             if offset is None:
                 return found
 

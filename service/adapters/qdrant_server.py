@@ -13,7 +13,13 @@ from typing import Any, TypeVar
 
 from qdrant_client import AsyncQdrantClient, models
 
-from pipelines.ports import DualSearchResult, IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import (
+    DualSearchResult,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    StoreUnavailable,
+)
 from service.adapters import vector_filters as vf
 from service.adapters.vector_filters import IndexLocked
 
@@ -140,8 +146,8 @@ class QdrantServerIndex:
         hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
         return sorted(hits, key=lambda h: -h.score)
 
-    async def core_documents(self) -> dict[str, str]:
-        found: dict[str, str] = {}
+    async def core_documents(self) -> dict[str, IndexedDocument]:
+        found: dict[str, IndexedDocument] = {}
         offset: Any = None
         core = _filter(vf.core_points())
         while True:
@@ -155,9 +161,7 @@ class QdrantServerIndex:
                 )
             )
             for record in page:
-                payload = record.payload or {}
-                if "doc_id" in payload:
-                    found[payload["doc_id"]] = payload.get("content_hash", "")
+                vf.note_core_document(found, record.payload)
             if offset is None:
                 return found
 

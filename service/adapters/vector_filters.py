@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pipelines.ports import IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import IndexedDocument, IndexPoint, SearchHit, StoreUnavailable
 
 POINT_ID_KEY = "point_id"
 SCOPE_KEY = "scope"
@@ -36,7 +36,7 @@ PAYLOAD_INDEXES: dict[str, IndexKind] = {
     "parent_id": "keyword",
     "expires_at": "integer",
 }
-CORE_DOC_FIELDS = ["doc_id", "content_hash"]
+CORE_DOC_FIELDS = ["doc_id", "content_hash", "source_root"]
 
 
 class IndexLocked(StoreUnavailable):
@@ -73,6 +73,17 @@ def to_hit(stored: Mapping[str, Any] | None, score: float, fallback_id: str) -> 
     stored = stored or {}
     payload = {k: v for k, v in stored.items() if k not in _RESERVED}
     return SearchHit(id=str(stored.get(POINT_ID_KEY, fallback_id)), score=score, payload=payload)
+
+
+def note_core_document(found: dict[str, IndexedDocument], stored: Mapping[str, Any] | None) -> None:
+    """Adds one scrolled core point (payload limited to CORE_DOC_FIELDS) to `found`."""
+    stored = stored or {}
+    if "doc_id" in stored:
+        root = stored.get("source_root")
+        found[stored["doc_id"]] = IndexedDocument(
+            content_hash=stored.get("content_hash") or "",
+            source_root=root if isinstance(root, str) else None,
+        )
 
 
 def check_vector(vector: Sequence[float], dimension: int) -> list[float]:

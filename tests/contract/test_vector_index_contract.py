@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pipelines.ports import IndexPoint, StoreUnavailable, VectorIndex
+from pipelines.ports import IndexedDocument, IndexPoint, StoreUnavailable, VectorIndex
 from service.adapters.qdrant_edge import IndexLocked, QdrantEdgeIndex
 from service.adapters.qdrant_server import QdrantServerIndex
 from tests.fakes.vector_index import FakeVectorIndex
@@ -146,7 +146,30 @@ async def test_core_documents_lists_core_hashes_only(index: VectorIndex) -> None
         [point("a1", vec(1), "a"), point("a2", vec(0, 1), "a"), point("b1", vec(1), "b")]
         + [temp("t1", vec(1), "alice", doc="up-1")]
     )
-    assert await index.core_documents() == {"a": "hash-a", "b": "hash-b"}
+    assert await index.core_documents() == {
+        "a": IndexedDocument("hash-a"),
+        "b": IndexedDocument("hash-b"),
+    }
+
+
+async def test_core_documents_carry_hash_and_source_root_as_upserted(index: VectorIndex) -> None:
+    await index.upsert(
+        [
+            point("k1", vec(1), "kb/fir.md", source_root="/data/kb"),
+            point("k2", vec(0, 1), "kb/fir.md", source_root="/data/kb"),
+            point("o1", vec(1), "old.md"),  # indexed before roots were kept
+            point("n1", vec(1), "null.md", source_root=None),
+            temp("t1", vec(1), "alice", doc="up-1", source_root="/tmp/up"),
+        ]
+    )
+    assert await index.core_documents() == {
+        "kb/fir.md": IndexedDocument("hash-kb/fir.md", source_root="/data/kb"),
+        "old.md": IndexedDocument("hash-old.md", source_root=None),
+        "null.md": IndexedDocument("hash-null.md", source_root=None),
+    }
+    await index.delete_document("kb/fir.md")
+    await index.upsert([point("k3", vec(1), "kb/fir.md", content_hash="h2", source_root="/b")])
+    assert (await index.core_documents())["kb/fir.md"] == IndexedDocument("h2", "/b")
 
 
 async def test_delete_document_removes_only_that_core_document(index: VectorIndex) -> None:
@@ -163,7 +186,7 @@ async def test_delete_temporary_only_for_its_owner(index: VectorIndex) -> None:
     assert await index.count() == 2
     await index.delete_temporary("up-1", user_id="alice")
     assert await index.count() == 1  # the core point with the same doc_id stays
-    assert await index.core_documents() == {"up-1": "hash-up-1"}
+    assert await index.core_documents() == {"up-1": IndexedDocument("hash-up-1")}
 
 
 async def test_delete_expired(index: VectorIndex) -> None:
@@ -209,7 +232,7 @@ async def test_persists_across_close_and_reopen(kind: str, tmp_path: Path) -> No
         for was, now in ((before.core, after.core), (before.personal, after.personal)):
             assert [(h.id, dict(h.payload)) for h in now] == [(h.id, dict(h.payload)) for h in was]
             assert [h.score for h in now] == pytest.approx([h.score for h in was], abs=1e-6)
-        assert await again.core_documents() == {"doc-a": "hash-doc-a"}
+        assert await again.core_documents() == {"doc-a": IndexedDocument("hash-doc-a")}
     finally:
         await again.close()
 

@@ -7,7 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pipelines.ports import DualSearchResult, IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import (
+    DualSearchResult,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    StoreUnavailable,
+)
 
 Payload = Mapping[str, Any]
 
@@ -88,9 +94,12 @@ class FakeVectorIndex:
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[: max(limit, 0)]
 
-    async def core_documents(self) -> dict[str, str]:
+    async def core_documents(self) -> dict[str, IndexedDocument]:
         return {
-            p.payload["doc_id"]: p.payload.get("content_hash", "")
+            p.payload["doc_id"]: IndexedDocument(
+                content_hash=p.payload.get("content_hash") or "",
+                source_root=p.payload.get("source_root"),
+            )
             for p in self.points.values()
             if p.payload.get("is_temporary") is not True and "doc_id" in p.payload
         }
