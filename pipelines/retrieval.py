@@ -1,0 +1,79 @@
+"""Pure retrieval helpers: merge both searches into the top parents, and cite them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from pipelines.ports import SearchHit, Source
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def parent_key(hit: SearchHit) -> str:
+    """The parent a child belongs to; a hit without one stands for itself."""
+    return str(hit.payload.get("parent_id") or hit.id)
+
+
+def merge_hits(
+    core: Iterable[SearchHit], personal: Iterable[SearchHit], *, top_parents: int
+) -> list[SearchHit]:
+    """Both lists by score (highest first), the first hit of each parent, the top `top_parents`.
+
+    Ties keep a stable, deterministic order: core before personal, then by point id.
+    """
+    if top_parents <= 0:
+        return []
+    tagged = [(hit, 0) for hit in core] + [(hit, 1) for hit in personal]
+    tagged.sort(key=lambda pair: (-pair[0].score, pair[1], pair[0].id))
+    best: list[SearchHit] = []
+    seen: set[str] = set()
+    for hit, _ in tagged:
+        key = parent_key(hit)
+        if key in seen:
+            continue
+        seen.add(key)
+        best.append(hit)
+        if len(best) >= top_parents:
+            break
+    return best
+
+
+def single_line(text: str, limit: int) -> str:
+    """Whitespace collapsed to single spaces, cut to `limit` characters (with an ellipsis)."""
+    flat = _WHITESPACE.sub(" ", text).strip()
+    if len(flat) <= limit:
+        return flat
+    return flat[: max(limit - 1, 0)].rstrip() + "…"
+
+
+def parent_text(hit: SearchHit) -> str:
+    return str(hit.payload.get("parent_text") or hit.payload.get("text") or "")
+
+
+def _page(value: object) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
+
+
+def to_source(hit: SearchHit, *, preview_chars: int) -> Source:
+    """A citation for one merged hit; the preview is the matching child's text, on one line."""
+    payload = hit.payload
+    preview_from = str(payload.get("text") or parent_text(hit))
+    return Source(
+        source=str(payload.get("source") or payload.get("doc_id") or "unknown"),
+        page=_page(payload.get("page")),
+        parent_id=parent_key(hit),
+        preview=single_line(preview_from, preview_chars),
+        score=float(hit.score),
+        doc_id=str(payload.get("doc_id") or ""),
+        extra={"is_temporary": payload.get("is_temporary") is True},
+    )
+
+
+def top_score(hits: Sequence[SearchHit]) -> float:
+    return max((hit.score for hit in hits), default=0.0)

@@ -1,0 +1,152 @@
+"""generate node: gate, one masked model call, extractive and degraded answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipelines.answers import ABSTAIN, MODEL_UNAVAILABLE, SEARCH_UNAVAILABLE
+from pipelines.extractive import EXTRACTIVE_LABEL
+from pipelines.metering import metering
+from pipelines.nodes.generate import generate
+from pipelines.nodes.retrieve import retrieve
+from pipelines.ports import Message
+from pipelines.state import PipelineState
+from tests.fakes.chat_model import FakeChatModel
+from tests.unit._pipeline_kit import (
+    USER,
+    Kit,
+    question_state,
+    runtime,
+    seed_temporary,
+    seeded_kit,
+    texts_seen,
+)
+
+DEPOSIT_Q = "When must a landlord return the security deposit?"
+OFF_TOPIC = "what is the airspeed of a swallow"
+EMAIL = "asha.rao@example.org"
+
+
+async def retrieved(kit: Kit, query: str, history: list[Message] | None = None) -> PipelineState:
+    state = question_state(query, history=history)
+    update = await retrieve(state, runtime(kit.deps(spy=True)))
+    return {**state, **update}  # type: ignore[typeddict-item]
+
+
+async def run(kit: Kit, state: PipelineState) -> tuple[dict[str, Any], dict[str, int]]:
+    with metering() as calls:
+        update = await generate(state, runtime(kit.deps(spy=True)))
+    return update, calls.as_dict()
+
+
+async def test_below_the_threshold_it_abstains_without_a_model_call() -> None:
+    kit = await seeded_kit()
+    state = await retrieved(kit, OFF_TOPIC)
+    assert 0 < state["confidence"] < kit.config.confidence_threshold
+    update, calls = await run(kit, state)
+    assert update["response"] == ABSTAIN and update["mode"] == "abstained"
+    assert calls["llm"] == 0 and kit.chat_model is not None and kit.chat_model.calls == []
+    assert "sources" not in update  # the sources found are returned whatever the confidence
+
+
+async def test_one_model_call_with_masked_context_history_and_question() -> None:
+    kit = await seeded_kit(chat_model=FakeChatModel(replies=["Within a month [1], <PERSON_1>."]))
+    history = [Message("user", f"I wrote to {EMAIL}"), Message("assistant", "Noted.")]
+    state = await retrieved(kit, f"{DEPOSIT_Q} Mail {EMAIL}", history)
+    update, calls = await run(kit, state)
+    assert calls == {"llm": 1, "embed": 0, "vector": 0, "store": 0}
+    assert kit.chat_model is not None
+    [call] = kit.chat_model.calls
+    assert call.kwargs == {"temperature": 0.3, "max_tokens": kit.config.answer_max_tokens}
+    system, *window, user = call.messages
+    assert system.role == "system" and "<PERSON_1>" in system.content
+    assert window == [
+        Message("user", "I wrote to <EMAIL_ADDRESS_1>"),
+        Message("assistant", "Noted."),
+    ]
+    assert user.role == "user" and "[1] A landlord must return the security deposit" in user.content
+    assert f"{DEPOSIT_Q} Mail <EMAIL_ADDRESS_1>" in user.content
+    assert EMAIL not in texts_seen(kit) and "Asha Rao" not in texts_seen(kit)
+    assert update["response"] == "Within a month [1], Asha Rao."
+    assert update["mode"] == "generated"
+    assert update["tokens"] == {"prompt": 10, "completion": 5} and update["latency_ms"] > 0
+
+
+async def test_personal_data_in_the_users_own_upload_is_masked_in_the_context() -> None:
+    kit = await seeded_kit()
+    upload = f"My lease: the landlord keeps the security deposit. Contact {EMAIL} or Asha Rao."
+    await seed_temporary(kit.index, kit.embedder, user_id=USER, doc_id="lease", text=upload)
+    state = await retrieved(kit, "What does my lease say about the security deposit?")
+    assert "p-lease" in [s.parent_id for s in state["sources"]]
+    kit.with_config(confidence_threshold=0.0)  # this test is about what the model gets
+    update, _ = await run(kit, state)
+    assert update["mode"] == "generated"
+    assert kit.chat_model is not None
+    sent = kit.chat_model.last_messages[-1].content
+    assert "Contact <EMAIL_ADDRESS_1> or <PERSON_1>." in sent
+    assert EMAIL not in texts_seen(kit) and "Asha Rao" not in texts_seen(kit)
+
+
+async def test_without_a_model_the_answer_is_extractive_and_cited() -> None:
+    kit = await seeded_kit(chat_model=None)
+    state = await retrieved(kit, DEPOSIT_Q)
+    update, calls = await run(kit, state)
+    assert calls == {"llm": 0, "embed": 1, "vector": 0, "store": 0}  # one batch of sentences
+    assert update["mode"] == "extractive"
+    label, *lines = update["response"].splitlines()
+    assert label == EXTRACTIVE_LABEL
+    assert 1 <= len(lines) <= kit.config.extractive_sentences
+    assert lines[0] == (
+        "- A landlord must return the security deposit within one month after the tenancy ends. [1]"
+    )
+    assert all(line.startswith("- ") and line.rstrip().endswith("]") for line in lines)
+
+
+async def test_a_failing_model_degrades_to_the_sources_and_says_so() -> None:
+    kit = await seeded_kit(chat_model=FakeChatModel(fail=True, fail_reason="breaker_open"))
+    state = await retrieved(kit, DEPOSIT_Q)
+    update, calls = await run(kit, state)
+    assert update["mode"] == "degraded" and update["error"] == "breaker_open"
+    assert update["response"].startswith(MODEL_UNAVAILABLE)
+    first = state["sources"][0]
+    assert f"[1] deposit.md, page 1: {first.preview}" in update["response"]
+    assert calls["llm"] == 1 and update["tokens"] == {"prompt": 0, "completion": 0}
+
+
+class ExplodingModel(FakeChatModel):
+    async def complete(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("vendor error leaked past the adapter")
+
+
+async def test_an_unexpected_model_error_also_degrades() -> None:
+    kit = await seeded_kit(chat_model=ExplodingModel())
+    update, _ = await run(kit, await retrieved(kit, DEPOSIT_Q))
+    assert update["mode"] == "degraded" and update["error"] == "model_error"
+
+
+async def test_an_empty_reply_degrades() -> None:
+    kit = await seeded_kit(chat_model=FakeChatModel(replies=["   "]))
+    update, _ = await run(kit, await retrieved(kit, DEPOSIT_Q))
+    assert update["mode"] == "degraded" and update["error"] == "empty_reply"
+
+
+async def test_when_the_search_failed_no_model_is_called() -> None:
+    kit = await seeded_kit()
+    state = question_state(DEPOSIT_Q)
+    failed: PipelineState = {
+        **state,
+        "error": "retrieval_unavailable",
+        "confidence": 0.0,
+        "sources": [],
+    }
+    update, calls = await run(kit, failed)
+    assert update["response"] == SEARCH_UNAVAILABLE and update["mode"] == "degraded"
+    assert calls["llm"] == 0
+
+
+async def test_the_gate_is_the_configured_threshold() -> None:
+    kit = await seeded_kit()
+    state = await retrieved(kit, OFF_TOPIC)
+    kit.with_config(confidence_threshold=state["confidence"])  # at the threshold: passes
+    update, calls = await run(kit, state)
+    assert update["mode"] == "generated" and calls["llm"] == 1

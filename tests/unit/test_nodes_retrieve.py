@@ -1,0 +1,158 @@
+"""retrieve node: masking, expansion, one embedding, one dual search, merged parents."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pipelines.metering import metering
+from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE, retrieve
+from pipelines.ports import Message, PiiSpan
+from pipelines.safety.placeholders import PlaceholderVault
+from tests.unit._pipeline_kit import (
+    NOW,
+    OTHER_USER,
+    USER,
+    Kit,
+    question_state,
+    runtime,
+    seed_temporary,
+    seeded_kit,
+    texts_seen,
+)
+
+EMAIL = "asha.rao@example.org"
+DEPOSIT_Q = "When must a landlord return the security deposit?"
+
+
+async def test_the_question_is_masked_before_it_is_embedded() -> None:
+    kit = await seeded_kit()
+    query = f"How do I file an FIR? Write to {EMAIL}, I am Asha Rao"
+    update = await retrieve(question_state(query), runtime(kit.deps(spy=True)))
+    assert update["safe_query"] == (
+        "How do I file an FIR? Write to <EMAIL_ADDRESS_1>, I am <PERSON_1>"
+    )
+    assert update["pii_found"] is True
+    assert update["pii_entities"] == ["EMAIL_ADDRESS", "PERSON"]
+    assert isinstance(update["placeholders"], PlaceholderVault)
+    seen = texts_seen(kit)
+    assert EMAIL not in seen and "Asha Rao" not in seen
+    assert "(First Information Report)" in kit.spies["embed"].seen[0]  # expansion appended
+
+
+async def test_one_embedding_and_one_search() -> None:
+    kit = await seeded_kit()
+    with metering() as calls:
+        update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
+    assert calls.as_dict() == {"llm": 0, "embed": 1, "vector": 1, "store": 0}
+    assert update["query_vector"] == kit.embedder.embed_sync(DEPOSIT_Q)
+
+
+async def test_top_three_distinct_parents_with_their_parent_texts() -> None:
+    kit = await seeded_kit()
+    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
+    sources = update["sources"]
+    assert 1 <= len(sources) <= 3
+    assert len({s.parent_id for s in sources}) == len(sources)
+    assert sources[0].parent_id == "p-deposit" and sources[0].source == "deposit.md"
+    assert [s.score for s in sources] == sorted((s.score for s in sources), reverse=True)
+    assert update["context"][0].startswith("A landlord must return the security deposit")
+    assert len(update["context"]) == len(sources)
+    assert update["confidence"] == round(sources[0].score * 100, 1)
+    assert update["pii_found"] is False and update["pii_entities"] == []
+
+
+async def test_the_users_own_upload_ranks_in_and_anothers_never_does() -> None:
+    kit = await seeded_kit()
+    mine = "My lease says the landlord keeps the security deposit for two months."
+    theirs = "The Zebra lease says the landlord keeps the security deposit for two months."
+    await seed_temporary(kit.index, kit.embedder, user_id=USER, doc_id="lease", text=mine)
+    await seed_temporary(kit.index, kit.embedder, user_id=OTHER_USER, doc_id="zebra", text=theirs)
+    query = "What does my lease say about the security deposit?"
+    update = await retrieve(question_state(query), runtime(kit.deps()))
+    parents = [s.parent_id for s in update["sources"]]
+    assert "p-lease" in parents and "p-zebra" not in parents
+    assert all("Zebra" not in text for text in update["context"])
+
+
+async def test_an_expired_upload_is_not_found() -> None:
+    kit = await seeded_kit()
+    text = "My lease says the landlord keeps the security deposit for two months."
+    await seed_temporary(
+        kit.index,
+        kit.embedder,
+        user_id=USER,
+        doc_id="old",
+        text=text,
+        expires_at=NOW - timedelta(minutes=1),
+    )
+    update = await retrieve(question_state(text), runtime(kit.deps()))
+    assert "p-old" not in [s.parent_id for s in update["sources"]]
+
+
+async def test_history_window_is_the_last_messages_masked_with_the_same_placeholders() -> None:
+    kit = await seeded_kit()
+    history = [Message("user", f"old {n}") for n in range(8)] + [
+        Message("user", f"my mail is {EMAIL}"),
+        Message("assistant", "Noted, Asha Rao."),
+    ]
+    update = await retrieve(
+        question_state(f"Did you send it to {EMAIL}?", history=history), runtime(kit.deps())
+    )
+    masked = update["masked_history"]
+    assert len(masked) == 6
+    assert [m.content for m in masked[:4]] == ["old 4", "old 5", "old 6", "old 7"]
+    assert masked[4].content == "my mail is <EMAIL_ADDRESS_1>"
+    assert masked[5] == Message("assistant", "Noted, <PERSON_1>.")
+    assert update["safe_query"] == "Did you send it to <EMAIL_ADDRESS_1>?"
+
+
+async def test_the_users_name_is_masked_even_when_the_detector_misses_it() -> None:
+    kit = await seeded_kit()
+    state = question_state("I am meera  IYER and need bail", name="Meera Iyer")
+    update = await retrieve(state, runtime(kit.deps()))
+    assert update["safe_query"] == "I am <PERSON_1> and need bail"
+    # the vault restores the value as first registered: the name from the token
+    assert update["placeholders"].restore(update["safe_query"]) == "I am Meera Iyer and need bail"
+
+
+async def test_allowlisted_corpus_terms_stay_unmasked() -> None:
+    kit = await seeded_kit()
+    kit.with_config(allowlist=frozenset({"John Smith"}))
+    update = await retrieve(
+        question_state("What did John Smith rule? I am Asha Rao"), runtime(kit.deps())
+    )
+    assert update["safe_query"] == "What did John Smith rule? I am <PERSON_1>"
+    assert update["pii_entities"] == ["PERSON"]
+
+
+async def test_an_empty_index_gives_zero_confidence_and_no_sources() -> None:
+    kit = Kit()
+    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
+    assert update["sources"] == [] and update["context"] == [] and update["confidence"] == 0.0
+
+
+class BrokenDetector:
+    async def detect(self, text: str) -> list[PiiSpan]:
+        raise RuntimeError("presidio down")
+
+
+async def test_a_failing_detector_fails_closed_before_anything_leaves() -> None:
+    kit = await seeded_kit(detector=BrokenDetector())
+    with metering() as calls:
+        update = await retrieve(question_state(f"mail {EMAIL}"), runtime(kit.deps(spy=True)))
+    assert update["error"] == PII_UNAVAILABLE and update["sources"] == []
+    assert calls.embed == 0 and calls.vector == 0 and texts_seen(kit) == ""
+
+
+class DownIndex:
+    async def dual_search(self, *args: object, **kwargs: object) -> None:
+        raise ConnectionError("qdrant down")
+
+
+async def test_a_failing_index_degrades_instead_of_raising() -> None:
+    kit = await seeded_kit()
+    kit.index = DownIndex()  # type: ignore[assignment]
+    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
+    assert update["error"] == RETRIEVAL_UNAVAILABLE
+    assert update["sources"] == [] and update["confidence"] == 0.0
+    assert update["safe_query"] == DEPOSIT_Q
