@@ -1,0 +1,37 @@
+"""classify_message: the pure route decision (abusive, greeting or question) with its reasons.
+
+Order: injection, then abuse (either makes the message "abusive"), then greeting; anything
+else is a question. The text is normalised once and shared by the detectors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipelines.safety.abuse import detect_abuse
+from pipelines.safety.greeting import detect_greeting, mentions_greeting
+from pipelines.safety.injection import detect_injection
+from pipelines.safety.rules import SafetyRules
+from pipelines.state import QueryType
+
+
+@dataclass(frozen=True)
+class Classification:
+    query_type: QueryType
+    reasons: tuple[str, ...]
+
+
+def classify_message(text: str, rules: SafetyRules) -> Classification:
+    prepared = rules.compiled.prepare(text)
+    notes: list[str] = []  # rules that looked but did not fire (a quoted mention)
+    for detect in (detect_injection, detect_abuse):
+        verdict = detect(text, rules, prepared)
+        if verdict.flagged:
+            return Classification("abusive", verdict.reasons)
+        notes += verdict.reasons
+    greeting = detect_greeting(text, rules, prepared)
+    if greeting.flagged and not notes:
+        return Classification("greeting", greeting.reasons)
+    if mentions_greeting(text, rules, prepared):
+        notes.insert(0, "question.greeting_with_content")
+    return Classification("question", tuple(notes) or ("question",))

@@ -1,0 +1,194 @@
+"""The regexes and vocabularies of one SafetyRules instance, built once (SafetyRules.compiled).
+
+A pattern may name a list of its own language block as `{list}`: it becomes a whole-word
+alternation of the list's entries (longest first), with an optional plural ending for the
+noun lists in PLURAL_LISTS.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pipelines.safety.matcher import NEVER, RuleMatcher
+from pipelines.safety.normalize import Prepared, prepare, words_of
+
+if TYPE_CHECKING:
+    from pipelines.safety.rules import RuleSet, SafetyRules
+
+PLURAL_LISTS = frozenset({"insults", "slurs", "assistant_nouns", "person_nouns", "dehumanizing"})
+# words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
+STANDALONE_LISTS = (
+    "fillers", "second_person", "copulas", "assistant_nouns", "profanity", "interjections",
+)  # fmt: skip
+DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
+UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
+_TEMPLATE = re.compile(r"\{([a-z_]+)\}")
+type Trie = dict[str, Trie]
+
+
+@dataclass(frozen=True)
+class Standalone:
+    """A clause made only of insult vocabulary, with at least one insult."""
+
+    allowed: re.Pattern[str]
+    insult: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    vocab: frozenset[str]
+    by_length: Mapping[int, tuple[str, ...]]
+    abuse: RuleMatcher
+    abuse_bare: RuleMatcher
+    standalone: tuple[Standalone, ...]
+    direction_words: frozenset[str]
+    request_opener: re.Pattern[str]
+    profanity_words: frozenset[str]
+    injection: RuleMatcher
+    indirect: RuleMatcher
+    greeting_full: re.Pattern[str] | None
+    greeting_any: re.Pattern[str] | None
+    mention_cues: frozenset[str]
+
+    def prepare(self, text: str) -> Prepared:
+        return prepare(text, self.vocab, self.by_length)
+
+
+def compile_rules(rules: SafetyRules) -> CompiledRules:
+    abuse, injection = rules.abuse, rules.injection
+    flat = [
+        (f"injection.indirect.{n}", _checked(p, n, words=False)) for n, p in rules.indirect.items()
+    ]
+    return CompiledRules(
+        vocab=frozenset(_vocabulary(abuse, rules.greeting)),
+        by_length=_by_length(abuse),
+        abuse=RuleMatcher(_named("abuse", abuse), words=True),
+        abuse_bare=RuleMatcher(_named("abuse", abuse, bare=True), words=True),
+        standalone=tuple(
+            _standalone(block) for block in abuse.values() if "insults" in block.lists
+        ),
+        direction_words=_single_words(abuse, DIRECTION_LISTS),
+        request_opener=re.compile(alternation(_entries(abuse, "request_openers")) + r"(?!\S)"),
+        profanity_words=_single_words(abuse, ("profanity",)),
+        injection=RuleMatcher(_named("injection", injection), words=True),
+        indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
+        greeting_full=_greeting(rules.greeting, full=True),
+        greeting_any=_greeting(rules.greeting, full=False),
+        mention_cues=frozenset(w for cue in rules.mention_cues for w in words_of(cue).split()),
+    )
+
+
+def alternation(entries: Iterable[str], *, plural: bool = False) -> str:
+    """Entries in word form as one regex, a letter trie ("i(?:diot(?:ic)?|mbecile)"): a word
+    that cannot match fails at its first letters instead of against every entry."""
+    trie: Trie = {}
+    for word in {words_of(e) for e in entries} - {""}:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    if not trie:
+        return NEVER
+    return "(?:" + _render(trie) + ")" + ("(?:s|es)?" if plural else "")
+
+
+def _render(node: Trie) -> str:
+    branches = [re.escape(char) + _render(child) for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
+def _named(
+    detector: str, languages: Mapping[str, RuleSet], *, bare: bool = False
+) -> list[tuple[str, str]]:
+    named: list[tuple[str, str]] = []
+    for language, block in languages.items():
+        if block.phrases and not bare:
+            named.append((f"{detector}.{language}.phrase", alternation(block.phrases)))
+        lists = {n: alternation(v, plural=n in PLURAL_LISTS) for n, v in block.lists.items()}
+        for name, pattern in (block.bare_patterns if bare else block.patterns).items():
+            where = f"{detector}.{language}.{name}"
+            named.append((where, _checked(_expand(pattern, lists, where), where, words=True)))
+    return named
+
+
+def _expand(pattern: str, lists: Mapping[str, str], where: str) -> str:
+    def expand(match: re.Match[str]) -> str:
+        if match.group(1) not in lists:
+            raise ValueError(f"{where}: unknown list {{{match.group(1)}}}")
+        return lists[match.group(1)]
+
+    return _TEMPLATE.sub(expand, pattern)
+
+
+def _checked(pattern: str, where: str, *, words: bool) -> str:
+    """Accents stripped; no group names or back-references (patterns are combined)."""
+    pattern = "".join(
+        c for c in unicodedata.normalize("NFKD", pattern) if not unicodedata.combining(c)
+    )
+    bare = re.sub(r"\\.", "", pattern)
+    if "(?P" in pattern or re.search(r"\\[1-9]", pattern):
+        raise ValueError(f"{where}: named groups and back-references are not allowed")
+    if words and (bare != bare.lower() or "'" in bare):
+        raise ValueError(f"{where}: word patterns are lowercase, without apostrophes")
+    try:
+        re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"{where}: invalid regex: {error}") from None
+    return pattern
+
+
+def _standalone(block: RuleSet) -> Standalone:
+    lists = block.lists
+    allowed = [alternation(lists["insults"], plural=True)]
+    allowed += [
+        alternation(lists[n], plural=n in PLURAL_LISTS) for n in STANDALONE_LISTS if n in lists
+    ]
+    return Standalone(
+        allowed=re.compile(rf"(?:(?:{'|'.join(allowed)})(?: |$))+"),
+        insult=re.compile(rf"(?<!\S){allowed[0]}(?!\S)"),
+    )
+
+
+def _entries(languages: Mapping[str, RuleSet], name: str) -> list[str]:
+    return [entry for block in languages.values() for entry in block.lists.get(name, ())]
+
+
+def _single_words(languages: Mapping[str, RuleSet], names: Iterable[str]) -> frozenset[str]:
+    return frozenset(
+        w for block in languages.values() for n in names for e in block.lists.get(n, ())
+        if " " not in (w := words_of(e))
+    )  # fmt: skip
+
+
+def _vocabulary(*detectors: Mapping[str, RuleSet]) -> set[str]:
+    entries = [e for d in detectors for b in d.values() for v in b.lists.values() for e in v]
+    entries += [e for d in detectors for b in d.values() for e in b.phrases]
+    return {w for e in entries for w in words_of(e).split()}
+
+
+def _by_length(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:
+    """Lexicon words by length, to resolve masked letters ("f*ck", "b**ch")."""
+    entries = [e for name in UNMASK_LISTS for e in _entries(abuse, name)]
+    entries += [e for block in abuse.values() for e in block.phrases]
+    table: dict[int, list[str]] = {}
+    for word in (w for e in entries for w in words_of(e).split()):
+        if word not in table.setdefault(len(word), []):
+            table[len(word)].append(word)
+    return {length: tuple(words) for length, words in table.items()}
+
+
+def _greeting(languages: Mapping[str, RuleSet], *, full: bool) -> re.Pattern[str] | None:
+    phrases = alternation(p for block in languages.values() for p in block.phrases)
+    if phrases == NEVER:
+        return None
+    if not full:
+        return re.compile(rf"(?<!\S){phrases}(?!\S)")
+    fillers = alternation(f for b in languages.values() for f in b.lists.get("fillers", ()))
+    return re.compile(rf"(?:(?:{phrases}|{fillers})(?: |$))+")

@@ -1,0 +1,91 @@
+"""Hidden text in a message: base64, hex, percent and \\u escapes, and invisible Unicode carriers.
+
+`decoded_payloads` returns readable text hidden in encodings, to be checked again like a message.
+`invisible_payload` reads text smuggled in Unicode tag characters (U+E0000-E007F) or variation
+selectors; emoji tag sequences (the England, Scotland and Wales flags) are not smuggling.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import urllib.parse
+from functools import lru_cache
+
+_BASE64 = r"(?<![\w+/=-])[A-Za-z0-9+/_-]{%d,}={0,2}(?![\w+/=-])"
+_HEX = r"(?i)(?<![0-9a-z])(?:0x|\\x)?[0-9a-f]{2}(?:[\s:,-]?(?:0x|\\x)?[0-9a-f]{2}){%d,}(?![0-9a-z])"
+_PERCENT = re.compile(r"(?:%[0-9a-fA-F]{2}){6,}")
+_UNICODE_ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}){4,}")
+_EMOJI_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]{2,7}\U000e007f")
+_TAGS = re.compile("[\U000e0000-\U000e007f]")
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
+
+
+def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[str, str]]:
+    """(encoding, readable decoded text) for each encoded run that decodes to readable text."""
+    found: list[tuple[str, str]] = []
+    runs = _sized(_BASE64, min_base64).findall(text)
+    for run in runs + (["".join(runs)] if len(runs) > 1 else []):
+        decoded = _from_base64(run)
+        if decoded is not None:
+            found.append(("base64", decoded))
+    for run in _sized(_HEX, max(min_hex // 2 - 1, 1)).findall(text):
+        digits = re.sub(r"(?i)0x|\\x|[^0-9a-f]", "", run)
+        decoded = _readable(bytes.fromhex(digits)) if len(digits) % 2 == 0 else None
+        if decoded is not None:
+            found.append(("hex", decoded))
+    for run in _PERCENT.findall(text):
+        found.append(("percent", urllib.parse.unquote(run, errors="replace")))
+    for run in _UNICODE_ESCAPE.findall(text):
+        found.append(("unicode_escape", run.encode("ascii").decode("unicode_escape")))
+    return found
+
+
+@lru_cache(maxsize=16)
+def _sized(template: str, size: int) -> re.Pattern[str]:
+    return re.compile(template % size)
+
+
+def invisible_payload(text: str) -> tuple[str, str] | None:
+    """(carrier, hidden text) if the message smuggles text in invisible characters."""
+    if text.isascii():
+        return None
+    visible_flags = _EMOJI_TAGS.sub("", text)
+    tags = _TAGS.findall(visible_flags)
+    if tags:
+        return "unicode_tags", "".join(chr(ord(t) - 0xE0000) for t in tags if ord(t) > 0xE001F)
+    run = _SELECTORS.search(text)
+    if run and len(run.group(0)) >= 8:
+        data = bytes(_selector_byte(c) for c in run.group(0))
+        return "variation_selectors", data.decode("utf-8", errors="replace")
+    return None
+
+
+def _selector_byte(char: str) -> int:
+    code = ord(char)
+    return code - 0xFE00 if code <= 0xFE0F else code - 0xE0100 + 16
+
+
+def _from_base64(run: str) -> str | None:
+    body = run.rstrip("=").replace("-", "+").replace("_", "/")
+    if len(body) % 4 == 1 or not re.search(r"[0-9+/]|[a-z][A-Z]|[A-Z]{2}[a-z]", body):
+        return None
+    try:
+        data = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(data)
+
+
+def _readable(data: bytes) -> str | None:
+    """The decoded text if it is mostly printable words, else None (random bytes, hashes)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 4:
+        return None
+    printable = sum(c.isprintable() or c in "\n\t" for c in text)
+    letters = sum(c.isalpha() or c == " " for c in text)
+    return text if printable >= 0.95 * len(text) and letters >= 0.6 * len(text) else None

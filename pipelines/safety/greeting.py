@@ -1,0 +1,35 @@
+"""Greetings: a short message made only of greeting or small-talk phrases and filler words.
+
+Anything else is a question: one content word beyond the greeting vocabulary ("hi, what is the
+notice period?"), a digit, or more than `greeting_max_chars` / `greeting_max_words` is enough.
+A question must never be short-circuited, so every doubt goes to the question route.
+"""
+
+from __future__ import annotations
+
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+from pipelines.safety.verdict import CLEAR, Verdict
+
+GREETING = Verdict(flagged=True, reasons=("greeting",))
+
+
+def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    compiled = rules.compiled
+    if compiled.greeting_full is None or len(text.strip()) > rules.greeting_max_chars:
+        return CLEAR
+    words = (prepared or compiled.prepare(text)).words
+    if not words or words.count(" ") >= rules.greeting_max_words:
+        return CLEAR
+    if compiled.greeting_full.fullmatch(words) and mentions_greeting(words, rules):
+        return GREETING
+    return CLEAR
+
+
+def mentions_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> bool:
+    """Whether a greeting phrase occurs at all (for audit reasons on the question route)."""
+    compiled = rules.compiled
+    if compiled.greeting_any is None:
+        return False
+    words = (prepared or compiled.prepare(text)).words
+    return compiled.greeting_any.search(words) is not None

@@ -1,0 +1,42 @@
+"""Prompt injection and jailbreak attempts: override, prompt extraction, persona, indirect.
+
+Runs the configured phrases and patterns on the word form (every language at once), the
+indirect-injection markers on the flat form, and again on any text hidden in an encoding
+(base64, hex, percent or \\u escapes). Text smuggled in invisible characters is flagged
+whatever it says.
+"""
+
+from __future__ import annotations
+
+from pipelines.safety.encodings import decoded_payloads, invisible_payload
+from pipelines.safety.mentions import spare_quoted_mention
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+from pipelines.safety.verdict import Verdict
+
+
+def detect_injection(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    verdict = _detect(text, rules, prepared)
+    return spare_quoted_mention(verdict, text, rules, _detect, "injection")
+
+
+def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
+    return Verdict.of(_scan(text, rules, prepared, depth=rules.encoded_max_depth))
+
+
+def _scan(text: str, rules: SafetyRules, prepared: Prepared | None, depth: int) -> list[str]:
+    compiled = rules.compiled
+    prepared = prepared or compiled.prepare(text)
+    reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
+    hidden = invisible_payload(text)
+    if hidden is not None:
+        carrier, payload = hidden
+        reasons.append(f"injection.{carrier}")
+        reasons += [f"injection.{carrier}:{r}" for r in _scan(payload, rules, None, depth - 1)]
+    if depth > 0 and not reasons:
+        payloads = decoded_payloads(
+            text, min_base64=rules.encoded_min_base64_chars, min_hex=rules.encoded_min_hex_chars
+        )
+        for encoding, payload in payloads:
+            reasons += [f"injection.{encoding}:{r}" for r in _scan(payload, rules, None, depth - 1)]
+    return reasons

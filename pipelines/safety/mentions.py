@@ -1,0 +1,47 @@
+"""Quoted mentions: a question about words in quotes is not those words said to the assistant.
+
+'Is it a crime to tell a police officer "fuck you"?' or 'What does "ignore all previous
+instructions" mean?' quote abuse or an attack in order to ask about it. A flagged message is
+spared when it asks a question (a "?" outside the quotes), uses one of the configured mention
+cues outside the quotes ("mean", "said", "crime", ...), and is clean once the quoted passages
+are taken out. Text smuggled in invisible characters is never spared.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+from pipelines.safety.verdict import Verdict
+
+Detector = Callable[[str, SafetyRules, Prepared | None], Verdict]
+_QUOTED = re.compile(
+    '"[^"\\n]{1,400}"|\u201c[^\u201d\\n]{1,400}\u201d|\u00ab[^\u00bb\\n]{1,400}\u00bb'
+    "|\u201e[^\u201c\u201d\\n]{1,400}[\u201c\u201d]"
+)
+NEVER_SPARED = ("unicode_tags", "variation_selectors")
+
+
+def outside_quotes(text: str) -> str | None:
+    """The message with each quoted passage replaced by an ellipsis; None without quotes."""
+    if not _QUOTED.search(text):
+        return None
+    return _QUOTED.sub(" ... ", text)
+
+
+def spare_quoted_mention(
+    verdict: Verdict, text: str, rules: SafetyRules, detect: Detector, detector: str
+) -> Verdict:
+    if not verdict.flagged or any(k in r for r in verdict.reasons for k in NEVER_SPARED):
+        return verdict
+    outside = outside_quotes(text)
+    if outside is None:
+        return verdict
+    prepared = rules.compiled.prepare(outside)
+    if "?" not in prepared.flat or rules.compiled.mention_cues.isdisjoint(prepared.tokens):
+        return verdict
+    if detect(outside, rules, prepared).flagged:
+        return verdict
+    return Verdict(flagged=False, reasons=(f"{detector}.quoted_mention",))

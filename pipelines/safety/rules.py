@@ -1,0 +1,134 @@
+"""SafetyRules: the word lists, patterns and thresholds the safety detectors run on.
+
+Plain values only; service/config/safety.yaml is parsed by the service and handed to
+`SafetyRules.from_mapping`. Compiled regexes are built once per instance and cached on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipelines.safety.compiled import CompiledRules
+
+
+_SECTIONS = {"version", "thresholds", "abuse", "injection", "greeting", "indirect", "mention_cues"}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One language's rules for one detector.
+
+    `lists` are named word lists (multi-word entries allowed); a pattern may refer to a list
+    as `{name}`, which expands to a whole-word alternation. `phrases` always match (whole
+    words, after normalisation). `patterns` are named regexes run on the normalised word
+    form (lowercase words separated by single spaces, accents and punctuation removed).
+    """
+
+    lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    phrases: tuple[str, ...] = ()
+    patterns: Mapping[str, str] = field(default_factory=dict)
+    # abuse only: patterns that count only in a short message that asks nothing
+    bare_patterns: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SafetyRules:
+    abuse: Mapping[str, RuleSet] = field(default_factory=dict)  # language -> rules
+    injection: Mapping[str, RuleSet] = field(default_factory=dict)
+    greeting: Mapping[str, RuleSet] = field(default_factory=dict)
+    # name -> regex on the "flat" form (casefolded, punctuation and line breaks kept):
+    # role markers and chat-template tokens of indirect injections
+    indirect: Mapping[str, str] = field(default_factory=dict)
+    # words that show a question is about quoted words ("what does '...' mean?")
+    mention_cues: tuple[str, ...] = ()
+    greeting_max_chars: int = 60
+    greeting_max_words: int = 8
+    standalone_insult_max_words: int = 8
+    toxicity_threshold: float = 0.9
+    encoded_min_base64_chars: int = 16
+    encoded_min_hex_chars: int = 16
+    encoded_max_depth: int = 2
+    # Optional text -> probability-of-toxic hook, consulted only when the rules cannot decide.
+    toxicity_scorer: Callable[[str], float] | None = field(default=None, compare=False)
+
+    @cached_property
+    def compiled(self) -> CompiledRules:
+        """The regexes and vocabularies, built on first use and kept on this instance."""
+        from pipelines.safety.compiled import compile_rules
+
+        return compile_rules(self)
+
+    def with_toxicity_scorer(self, scorer: Callable[[str], float] | None) -> SafetyRules:
+        """The same rules with a scorer plugged in; the compiled rules are shared, not rebuilt."""
+        plugged = replace(self, toxicity_scorer=scorer)
+        plugged.__dict__["compiled"] = self.compiled
+        return plugged
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> SafetyRules:
+        """Builds rules from a parsed safety.yaml; raises ValueError naming a bad entry."""
+        _keys(data, _SECTIONS, "")
+        thresholds = _mapping(data.get("thresholds") or {}, "thresholds")
+        allowed = {f.name for f in fields(cls) if f.type in ("int", "float")}
+        _keys(thresholds, allowed, "thresholds.")
+        numbers: dict[str, Any] = {}
+        for name, value in thresholds.items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"thresholds.{name} must be a number")
+            numbers[name] = value
+        rules = cls(
+            abuse=_languages(data.get("abuse") or {}, "abuse"),
+            injection=_languages(data.get("injection") or {}, "injection"),
+            greeting=_languages(data.get("greeting") or {}, "greeting"),
+            indirect=_patterns(data.get("indirect") or {}, "indirect"),
+            mention_cues=_strings(data.get("mention_cues") or [], "mention_cues"),
+            **numbers,
+        )
+        rules.compiled  # noqa: B018 - compile now so a bad pattern fails at load time
+        return rules
+
+
+def _keys(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(str(k) for k in data if k not in allowed)
+    if unknown:
+        raise ValueError(f"unknown safety setting(s): {', '.join(where + k for k in unknown)}")
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a mapping")
+    return value
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{where} must be a list of strings")
+    return tuple(v for v in value if v.strip())
+
+
+def _patterns(value: Any, where: str) -> dict[str, str]:
+    patterns = _mapping(value, where)
+    for name, regex in patterns.items():
+        if not isinstance(regex, str) or not regex.strip():
+            raise ValueError(f"{where}.{name} must be a non-empty regex string")
+    return {str(name): regex for name, regex in patterns.items()}
+
+
+def _languages(value: Any, where: str) -> dict[str, RuleSet]:
+    result: dict[str, RuleSet] = {}
+    for language, block in _mapping(value, where).items():
+        here = f"{where}.{language}"
+        block = _mapping(block, here)
+        _keys(block, {"lists", "phrases", "patterns", "bare_patterns"}, here + ".")
+        lists = _mapping(block.get("lists") or {}, here + ".lists")
+        result[str(language)] = RuleSet(
+            lists={str(k): _strings(v, f"{here}.lists.{k}") for k, v in lists.items()},
+            phrases=_strings(block.get("phrases") or [], here + ".phrases"),
+            patterns=_patterns(block.get("patterns") or {}, here + ".patterns"),
+            bare_patterns=_patterns(block.get("bare_patterns") or {}, here + ".bare_patterns"),
+        )
+    return result

@@ -1,0 +1,100 @@
+"""Greetings: only a message that is nothing but a greeting or small talk goes to `greet`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pipelines.safety.greeting import detect_greeting
+from tests.unit._safety_rules import shipped_rules
+
+GREETINGS = [
+    "hi",
+    "Hi",
+    "hello",
+    "hey",
+    "good morning!",
+    "Good evening :)",
+    "how are you?",
+    "how are you doing today?",
+    "what's up?",
+    "whats up",
+    "sup",
+    "hello there :)",
+    "Hi there!",
+    "Hey, how's it going?",
+    "Hiiii",
+    "heyyy",
+    "gooood morning",
+    "hi bot",
+    "Hello Warden!",
+    "hey everyone",
+    "yo",
+    "Good morning, how are you?",
+    "Hi! How are you? 😊",
+    "hello again",
+    "are you there?",
+    "Thanks!",
+    "thank you so much",
+    "ok thanks",
+    "thanks for your help",
+    "bye",
+    "Bonjour",
+    "salut, ça va ?",
+    "Hallo, wie geht's?",
+    "Guten Morgen",
+    "Hola, ¿qué tal?",
+    "Buenos días",
+    "Ciao, come stai?",
+    "Namaste",
+]
+
+QUESTIONS = [
+    "Hi, what is the notice period for eviction?",
+    "hey, quick question",
+    "hello, can you help me?",
+    "Hi! Quick question: can I withhold rent?",
+    "Good morning, what are the court's opening hours?",
+    "How are you supposed to file a complaint?",
+    "What's up with the new deposit law?",
+    "Hello, I need help with my visa",
+    "Hi there, my name is Asha and I have a question about bail",
+    "Thanks for the info, but what about appeals?",
+    "Hey you there, is the office open today?",
+    "hi 123",
+    "hello?? what is bail",
+    "morning, my landlord kept my deposit",
+    "Hi, I'm Asha",
+    "good",
+    "ok",
+    "how",
+    "what is up with bail",
+    "Is anyone there to help with my eviction?",
+    "Hola, ¿cómo está el proceso de desalojo?",
+    "hi hi hi hi hi hi hi hi hi hi",  # longer than greeting_max_words
+    "",
+    "   ",
+    "?",
+]
+
+
+@pytest.mark.parametrize("text", GREETINGS, ids=GREETINGS)
+def test_greeting(text: str) -> None:
+    assert detect_greeting(text, shipped_rules()).reasons == ("greeting",)
+
+
+@pytest.mark.parametrize("text", QUESTIONS, ids=QUESTIONS)
+def test_not_a_greeting(text: str) -> None:
+    assert not detect_greeting(text, shipped_rules()).flagged
+
+
+def test_length_thresholds_come_from_the_rules() -> None:
+    text = "hello hello hello hello"
+    assert detect_greeting(text, shipped_rules()).flagged
+    assert not detect_greeting(text, replace(shipped_rules(), greeting_max_words=3)).flagged
+    assert not detect_greeting(text, replace(shipped_rules(), greeting_max_chars=10)).flagged
+
+
+def test_no_greeting_vocabulary_means_no_greetings() -> None:
+    assert not detect_greeting("hi", replace(shipped_rules(), greeting={})).flagged
