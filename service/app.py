@@ -1,0 +1,72 @@
+"""The FastAPI application. `create_app()` builds nothing at import time: the lifespan builds
+the container (unless one is given) and closes it on shutdown, after uvicorn has stopped
+taking requests and let the ones in flight finish."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from service.api import auth, chat, health
+from service.body_limit import BodyLimitMiddleware, LimitFor
+from service.bootstrap import Container, build_container, replay_outbox
+from service.errors import CatchAllMiddleware, install_error_handlers
+from service.settings import Settings
+
+UPLOAD_PATH = "/v1/documents"
+OUTBOX_REPLAY_INTERVAL_S = 30.0
+
+
+def _body_limits(settings: Settings) -> LimitFor:
+    def limit_for(method: str, path: str) -> int:
+        if method == "POST" and path.rstrip("/") == UPLOAD_PATH:
+            return settings.max_upload_bytes
+        return settings.max_body_bytes
+
+    return limit_for
+
+
+async def _replay_periodically(container: Container) -> None:
+    """Stores history turns that waited in the outbox while the store was down."""
+    while True:
+        await asyncio.sleep(OUTBOX_REPLAY_INTERVAL_S)
+        await replay_outbox(container.outbox)
+
+
+def create_app(container: Container | None = None, settings: Settings | None = None) -> FastAPI:
+    """A given container is used as is and left open (its owner closes it); without one, the
+    lifespan builds it from `settings` (default: `Settings()` from the environment)."""
+    settings = settings or (container.settings if container else Settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        built = None
+        if app.state.container is None:
+            built = app.state.container = await build_container(settings)
+        replayer = asyncio.create_task(_replay_periodically(app.state.container))
+        try:
+            yield
+        finally:
+            replayer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await replayer
+            if built is not None:
+                await built.close()
+
+    app = FastAPI(
+        title="Warden",
+        version="0.1.0",
+        summary="Guarded retrieval-augmented chat",
+        lifespan=lifespan,
+    )
+    app.state.container = container
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
+    app.add_middleware(CatchAllMiddleware)
+    for module in (health, auth, chat):
+        app.include_router(module.router)
+    return app

@@ -1,0 +1,59 @@
+"""PipelineConfig from files: service/config/safety.yaml, keywords.yaml, data_dir/allowlist.json."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipelines.deps import PipelineConfig
+from pipelines.safety.rules import SafetyRules
+from service.settings import Settings
+
+log = logging.getLogger("warden.config")
+DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
+ALLOWLIST_FILE = "allowlist.json"
+
+
+def _read_yaml(path: Path) -> Mapping[str, Any]:
+    if not path.is_file():
+        log.warning("%s not found: using built-in defaults", path)
+        return {}
+    loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(loaded, Mapping):
+        raise ValueError(f"{path} must hold a mapping at the top level")
+    return loaded
+
+
+def keyword_map(raw: Mapping[str, Any]) -> dict[str, str]:
+    """keywords.yaml: either `{keywords: {term: expansion}}` or the mapping itself."""
+    terms = raw.get("keywords", raw)
+    if not isinstance(terms, Mapping):
+        raise ValueError("keywords.yaml: `keywords` must map terms to expansions")
+    return {str(term).lower(): str(expansion) for term, expansion in terms.items()}
+
+
+def load_allowlist(data_dir: Path) -> frozenset[str]:
+    """data_dir/allowlist.json (written by `warden ingest`): `{"terms": [...]}` or a list."""
+    path = data_dir / ALLOWLIST_FILE
+    if not path.is_file():
+        return frozenset()
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    terms = raw.get("terms", []) if isinstance(raw, dict) else raw
+    if not isinstance(terms, list):
+        raise ValueError(f"{path} must hold a list of terms")
+    return frozenset(str(term) for term in terms if str(term).strip())
+
+
+def load_pipeline_config(settings: Settings) -> PipelineConfig:
+    config_dir = settings.config_dir or DEFAULT_CONFIG_DIR
+    return PipelineConfig(
+        confidence_threshold=settings.confidence_threshold,
+        keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
+        allowlist=load_allowlist(settings.data_dir),
+        safety=SafetyRules.from_mapping(_read_yaml(config_dir / "safety.yaml")),
+    )

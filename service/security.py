@@ -1,0 +1,153 @@
+"""Password hashing (argon2id) and bearer tokens (own HS256, or an identity provider's RS256)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+from argon2 import PasswordHasher
+from argon2.exceptions import Argon2Error, InvalidHashError
+from jwt.types import Options
+
+from pipelines.ports import UserRecord
+from service.errors import ServiceError
+
+_BEARER = {"WWW-Authenticate": "Bearer"}
+
+
+class Passwords:
+    """argon2id hashing off the event loop. Unknown accounts are checked against a dummy hash,
+    so a wrong email costs the same time as a wrong password."""
+
+    def __init__(self, hasher: PasswordHasher | None = None) -> None:
+        self._hasher = hasher or PasswordHasher()
+        self._dummy = self._hasher.hash(secrets.token_hex(16))
+
+    async def hash(self, password: str) -> str:
+        return await asyncio.to_thread(self._hasher.hash, password)
+
+    async def verify(self, password: str, password_hash: str | None) -> bool:
+        return await asyncio.to_thread(self._verify, password, password_hash)
+
+    def _verify(self, password: str, password_hash: str | None) -> bool:
+        try:
+            ok = self._hasher.verify(password_hash or self._dummy, password)
+        except (Argon2Error, InvalidHashError):
+            return False
+        return ok and password_hash is not None
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling, from a verified token only. `user_id` is the token's opaque `sub`."""
+
+    user_id: str
+    name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class ExternalIdp:
+    """An identity provider whose RS256 tokens are accepted."""
+
+    public_key_pem: str
+    issuer: str | None = None
+    audience: str | None = None
+
+    def key(self) -> Any:
+        if not jwt.algorithms.has_crypto:
+            raise RuntimeError("verifying RS256 tokens needs the 'cryptography' package")
+        algorithm = jwt.algorithms.RSAAlgorithm(jwt.algorithms.RSAAlgorithm.SHA256)
+        return algorithm.prepare_key(self.public_key_pem)
+
+
+def _unauthorized(code: str, detail: str) -> ServiceError:
+    return ServiceError(code, detail, 401, headers=_BEARER)
+
+
+class TokenService:
+    """Issues HS256 tokens; verifies them (and RS256 ones from `external`) with a fixed
+    algorithm per key, so `alg: none` and algorithm confusion are refused."""
+
+    def __init__(
+        self,
+        secret: str,
+        *,
+        ttl: timedelta,
+        issuer: str = "warden",
+        external: ExternalIdp | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._secret = secret
+        self.ttl = ttl
+        self.issuer = issuer
+        self._external = external
+        self._external_key = external.key() if external else None
+        self._clock = clock
+
+    def issue(self, user: UserRecord) -> str:
+        now = self._clock()
+        claims = {
+            "sub": user.id,
+            "name": user.name,
+            "email": user.email,
+            "iss": self.issuer,
+            "iat": int(now.timestamp()),
+            "exp": int((now + self.ttl).timestamp()),
+        }
+        return jwt.encode(claims, self._secret, algorithm="HS256")
+
+    def verify(self, token: str) -> Principal:
+        try:
+            alg = jwt.get_unverified_header(token).get("alg")
+        except jwt.InvalidTokenError:
+            raise _unauthorized("invalid_token", "The token is malformed.") from None
+        if alg == "HS256":
+            claims = self._decode(token, self._secret, "HS256", self.issuer, None)
+        elif alg == "RS256" and self._external is not None:
+            ext = self._external
+            claims = self._decode(token, self._external_key, "RS256", ext.issuer, ext.audience)
+        else:
+            raise _unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
+        return self._principal(claims)
+
+    def _decode(
+        self, token: str, key: Any, alg: str, issuer: str | None, audience: str | None
+    ) -> dict[str, Any]:
+        options: Options = {"require": ["sub", "exp"], "verify_aud": bool(audience)}
+        try:
+            return jwt.decode(
+                token,
+                key,
+                algorithms=[alg],
+                issuer=issuer,
+                audience=audience,
+                options=options,
+                leeway=timedelta(seconds=30),
+            )
+        except jwt.ExpiredSignatureError:
+            raise _unauthorized("token_expired", "The token has expired.") from None
+        except jwt.MissingRequiredClaimError as exc:
+            raise _unauthorized(
+                "invalid_token", f"The token lacks the '{exc.claim}' claim."
+            ) from None
+        except jwt.InvalidTokenError:
+            raise _unauthorized("invalid_token", "The token could not be verified.") from None
+
+    @staticmethod
+    def _principal(claims: dict[str, Any]) -> Principal:
+        sub = claims.get("sub")
+        if not isinstance(sub, str) or not sub.strip() or len(sub) > 256:
+            raise _unauthorized("invalid_token", "The token's subject is not valid.")
+        name = claims.get("name") or claims.get("preferred_username") or ""
+        email = claims.get("email") or ""
+        return Principal(user_id=sub, name=str(name)[:200], email=str(email)[:320])
+
+
+def not_authenticated() -> ServiceError:
+    return _unauthorized("not_authenticated", "A bearer token is required.")

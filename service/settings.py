@@ -1,0 +1,115 @@
+"""Configuration: environment variables with the prefix WARDEN_ (and a .env file). Read once.
+
+There is no module-level instance: the app, the CLI and tests each build `Settings()` when they
+start, so importing this module reads nothing and connects to nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="WARDEN_",
+        env_file=".env",
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+    )
+
+    # Storage: embedded stores live here (Qdrant Edge, mongoeco, the JWT secret, the lock file).
+    data_dir: Path = Path("data")
+    config_dir: Path | None = None  # overrides service/config (safety.yaml, keywords.yaml)
+
+    # Own tokens. No default secret: when unset, one is generated in data_dir/jwt_secret.
+    jwt_secret: SecretStr | None = None
+    jwt_ttl_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 60
+    jwt_issuer: str = "warden"
+    allow_signup: bool = True
+
+    # External identity provider (RS256): a PEM public key (inline or a file path).
+    jwt_public_key: SecretStr | None = None
+    jwt_public_key_file: Path | None = None
+    jwt_external_issuer: str | None = None
+    jwt_external_audience: str | None = None
+
+    # Abuse and size limits.
+    rate_limit_per_minute: Annotated[int, Field(ge=0, le=100_000)] = 60  # 0 = off
+    max_message_chars: Annotated[int, Field(ge=1, le=100_000)] = 4000
+    max_body_bytes: Annotated[int, Field(ge=KIB, le=16 * MIB)] = 64 * KIB
+    max_upload_bytes: Annotated[int, Field(ge=KIB, le=512 * MIB)] = 10 * MIB
+
+    # Production backends (unset: embedded defaults).
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+    mongodb_uri: SecretStr | None = None
+    mongodb_database: str = "warden"
+
+    # Chat model: any OpenAI-compatible endpoint; none configured -> extractive answers.
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_s: Annotated[float, Field(gt=0, le=300)] = 20.0
+
+    # Pipeline knobs.
+    confidence_threshold: Annotated[float, Field(ge=0, le=100)] = 40.0
+    toxicity_classifier: bool = True  # alt-profanity-check's model, when the word rules are unsure
+    upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0
+    shutdown_flush_timeout_s: Annotated[float, Field(gt=0, le=60)] = 5.0
+
+    # Langfuse keeps its own standard variable names (no WARDEN_ prefix).
+    langfuse_public_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_PUBLIC_KEY")
+    )
+    langfuse_secret_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_SECRET_KEY")
+    )
+    langfuse_timeout_s: float = Field(
+        default=5.0, gt=0, le=60, validation_alias=AliasChoices("LANGFUSE_TIMEOUT")
+    )
+    langfuse_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("LANGFUSE_BASE_URL", "LANGFUSE_HOST")
+    )
+
+    @field_validator("jwt_secret")
+    @classmethod
+    def _secret_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < 32:
+            raise ValueError("WARDEN_JWT_SECRET must be at least 32 characters")
+        return value
+
+    @field_validator("qdrant_url", "llm_base_url", "langfuse_base_url", "jwt_external_issuer")
+    @classmethod
+    def _blank_is_unset(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _one_public_key(self) -> Settings:
+        if self.jwt_public_key is not None and self.jwt_public_key_file is not None:
+            raise ValueError("set WARDEN_JWT_PUBLIC_KEY or WARDEN_JWT_PUBLIC_KEY_FILE, not both")
+        return self
+
+    # ------------------------------------------------------------ derived
+
+    @property
+    def embedded_stores(self) -> bool:
+        """True when any store lives in data_dir (then only one process may open it)."""
+        return self.qdrant_url is None or self.mongodb_uri is None
+
+    def external_public_key(self) -> str | None:
+        """The identity provider's PEM public key, if one is configured."""
+        if self.jwt_public_key is not None:
+            return self.jwt_public_key.get_secret_value()
+        if self.jwt_public_key_file is not None:
+            return self.jwt_public_key_file.read_text(encoding="utf-8")
+        return None
