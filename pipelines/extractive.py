@@ -12,6 +12,8 @@ from pipelines.ports import Embedder
 EXTRACTIVE_LABEL = "Extracted from the knowledge base (no language model was used):"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*•\d])")
 _MIN_CHARS = 20
+_MIN_WORDS = 5
+_NOT_PROSE = re.compile(r"^\s*(#|>|\|)")  # headings, quoted notes, table rows
 _MAX_CHARS = 400
 _MAX_PER_PASSAGE = 30
 
@@ -26,10 +28,15 @@ def split_sentences(passages: Sequence[str]) -> list[Sentence]:
     """Sentences of each passage, on one line each; fragments too short to stand alone dropped."""
     found: list[Sentence] = []
     for number, passage in enumerate(passages, start=1):
-        pieces = (" ".join(p.split()) for p in _SENTENCE_END.split(passage))
-        kept = [p[:_MAX_CHARS] for p in pieces if len(p) >= _MIN_CHARS]
+        prose = "\n".join(line for line in passage.splitlines() if not _NOT_PROSE.match(line))
+        pieces = (" ".join(p.split()).lstrip("-*• ") for p in _SENTENCE_END.split(prose))
+        kept = [p[:_MAX_CHARS] for p in pieces if _stands_alone(p)]
         found.extend(Sentence(text, number) for text in kept[:_MAX_PER_PASSAGE])
     return found
+
+
+def _stands_alone(piece: str) -> bool:
+    return len(piece) >= _MIN_CHARS and len(piece.split()) >= _MIN_WORDS
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from pipelines.ports import SearchHit, Source
 
+_MARKUP = re.compile(r"^[ \t]*(?:#{1,6}|>)[ \t]*", re.MULTILINE)
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -40,8 +41,8 @@ def merge_hits(
 
 
 def single_line(text: str, limit: int) -> str:
-    """Whitespace collapsed to single spaces, cut to `limit` characters (with an ellipsis)."""
-    flat = _WHITESPACE.sub(" ", text).strip()
+    """Plain text on one line (Markdown heading/quote marks dropped), cut to `limit` characters."""
+    flat = _WHITESPACE.sub(" ", _MARKUP.sub("", text)).strip()
     if len(flat) <= limit:
         return flat
     return flat[: max(limit - 1, 0)].rstrip() + "…"

@@ -27,20 +27,30 @@ from tests.fakes.embedder import FakeEmbedder
             ],
         ),
         (
-            ["A heading without a stop\n\nThen a paragraph sentence.", "Another passage here?"],
             [
-                Sentence("A heading without a stop", 1),
-                Sentence("Then a paragraph sentence.", 1),
-                Sentence("Another passage here?", 2),
+                "Heading without a stop\n\nThen a paragraph sentence follows.",
+                "Is this another passage here?",
+            ],
+            [
+                Sentence("Then a paragraph sentence follows.", 1),
+                Sentence("Is this another passage here?", 2),
             ],
         ),
         (
-            ["Steps to follow today:\n- bring the written complaint\n- bring an identity card"],
             [
-                Sentence("Steps to follow today:", 1),
-                Sentence("- bring the written complaint", 1),
-                Sentence("- bring an identity card", 1),
+                "Steps to follow on the day:\n- bring the written complaint with you\n- an identity card"
             ],
+            [
+                Sentence("Steps to follow on the day:", 1),
+                Sentence("bring the written complaint with you", 1),
+            ],
+        ),
+        (
+            [
+                "# Filing an FIR (First Information Report)\n> General information, not legal advice.\n"
+                "| Step | Where to go today |\nThe police must register a cognizable offence."
+            ],
+            [Sentence("The police must register a cognizable offence.", 1)],
         ),
     ],
 )
