@@ -1,8 +1,8 @@
 """The regexes and vocabularies of one SafetyRules instance, built once (SafetyRules.compiled).
 
 A pattern may name a list of its own language block as `{list}`: it becomes a whole-word
-alternation of the list's entries (longest first), with an optional plural ending for the
-noun lists in PLURAL_LISTS.
+alternation of the list's entries, with an optional plural ending for the noun lists in
+PLURAL_LISTS. `{!list}` asserts that no entry of the list comes right before.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pipelines.safety.matcher import NEVER, RuleMatcher
+from pipelines.safety.matcher import NEVER, RuleMatcher, trie_regex
 from pipelines.safety.normalize import Prepared, prepare, words_of
 
 if TYPE_CHECKING:
@@ -26,8 +26,7 @@ STANDALONE_LISTS = (
 )  # fmt: skip
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
-_TEMPLATE = re.compile(r"\{([a-z_]+)\}")
-type Trie = dict[str, Trie]
+_TEMPLATE = re.compile(r"\{(!?)([a-z_]+)\}")
 
 
 @dataclass(frozen=True)
@@ -83,25 +82,9 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
 
 
 def alternation(entries: Iterable[str], *, plural: bool = False) -> str:
-    """Entries in word form as one regex, a letter trie ("i(?:diot(?:ic)?|mbecile)"): a word
-    that cannot match fails at its first letters instead of against every entry."""
-    trie: Trie = {}
-    for word in {words_of(e) for e in entries} - {""}:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    if not trie:
-        return NEVER
-    return "(?:" + _render(trie) + ")" + ("(?:s|es)?" if plural else "")
-
-
-def _render(node: Trie) -> str:
-    branches = [re.escape(char) + _render(child) for char, child in sorted(node.items()) if char]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{body})?" if "" in node else body
+    """List entries in word form as one regex, with an optional plural ending."""
+    body = trie_regex({words_of(e) for e in entries} - {""})
+    return body + "(?:s|es)?" if plural and body != NEVER else body
 
 
 def _named(
@@ -111,18 +94,23 @@ def _named(
     for language, block in languages.items():
         if block.phrases and not bare:
             named.append((f"{detector}.{language}.phrase", alternation(block.phrases)))
-        lists = {n: alternation(v, plural=n in PLURAL_LISTS) for n, v in block.lists.items()}
         for name, pattern in (block.bare_patterns if bare else block.patterns).items():
             where = f"{detector}.{language}.{name}"
-            named.append((where, _checked(_expand(pattern, lists, where), where, words=True)))
+            named.append((where, _checked(_expand(pattern, block.lists, where), where, words=True)))
     return named
 
 
-def _expand(pattern: str, lists: Mapping[str, str], where: str) -> str:
+def _expand(pattern: str, lists: Mapping[str, tuple[str, ...]], where: str) -> str:
+    """`{name}`: any entry of the list; `{!name}`: not right after an entry of the list."""
+
     def expand(match: re.Match[str]) -> str:
-        if match.group(1) not in lists:
-            raise ValueError(f"{where}: unknown list {{{match.group(1)}}}")
-        return lists[match.group(1)]
+        negated, name = match.groups()
+        if name not in lists:
+            raise ValueError(f"{where}: unknown list {{{negated}{name}}}")
+        if negated:
+            entries = sorted({words_of(e) for e in lists[name]} - {""})
+            return "".join(rf"(?<!\b{re.escape(e)} )" for e in entries)
+        return alternation(lists[name], plural=name in PLURAL_LISTS)
 
     return _TEMPLATE.sub(expand, pattern)
 
@@ -137,10 +125,11 @@ def _checked(pattern: str, where: str, *, words: bool) -> str:
         raise ValueError(f"{where}: named groups and back-references are not allowed")
     if words and (bare != bare.lower() or "'" in bare):
         raise ValueError(f"{where}: word patterns are lowercase, without apostrophes")
-    try:
-        re.compile(pattern)
-    except re.error as error:
-        raise ValueError(f"{where}: invalid regex: {error}") from None
+    if not words:  # word patterns are compiled, and errors named, by RuleMatcher
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise ValueError(f"{where}: invalid regex: {error}") from None
     return pattern
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _LIMIT = 50_000  # partial prefixes tracked before giving up
+_SMALL_CLASS = 8  # a wider character class ([a-z]) makes the word a prefix, not an enumeration
 _REPEATS = (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT)
 _ENDS = (c.AT_END, c.AT_END_STRING)
 
@@ -62,6 +63,10 @@ def _walk(items: list[Any], partial: set[str], found: FirstWords) -> set[str]:
             partial = _repeat(arg, partial, found)
         elif op in (c.ASSERT, c.ASSERT_NOT):
             continue
+        elif op is c.IN and (chars := _characters(arg)) is not None:
+            if " " in chars:
+                found.exact |= partial
+            partial = {p + char for p in partial for char in chars if char != " "}
         elif op is c.AT:
             if arg in _ENDS:
                 found.exact |= partial
@@ -85,3 +90,16 @@ def _repeat(arg: tuple[int, int, Any], partial: set[str], found: FirstWords) -> 
     if high > 3 or low > 3:
         found.prefixes |= current  # may go on: keep what is known as a prefix
     return result
+
+
+def _characters(items: list[tuple[Any, Any]]) -> set[str] | None:
+    """The characters of a small class like [rsz] or [a-e]; None for anything wider."""
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is c.LITERAL:
+            chars.add(chr(arg))
+        elif op is c.RANGE:
+            chars.update(chr(code) for code in range(arg[0], arg[1] + 1))
+        else:
+            return None
+    return chars if len(chars) <= _SMALL_CLASS else None

@@ -1,7 +1,8 @@
 """Normal forms of a message, built once and shared by the detectors.
 
-`flat`:  NFKC, invisible characters removed, casefolded, accents stripped, look-alike letters
-         in mixed-script words mapped to Latin; punctuation and line breaks kept.
+`flat`:  NFKC, invisible characters removed, casefolded, accents stripped, look-alike Cyrillic
+         and Greek letters mapped to Latin when the text has Latin letters too; punctuation and
+         line breaks kept.
 `words`: `flat` with letters spelled apart joined ("i-d-i-o-t"), leetspeak decoded ("1d10t"),
          masked letters resolved ("f*ck"), English contractions expanded, punctuation removed,
          elongations shortened ("stuuupid"): lowercase words separated by single spaces.
@@ -20,7 +21,7 @@ INVISIBLE = re.compile(
     "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 _HOMOGLYPHS = str.maketrans("аеорсухіјѕԁɡԛԝһӏκνοαερτυχιδ", "aeopcyxijsdgqwhlkvoaeptuxid")
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'"})
 _SPACES = re.compile(r"[^\S\n]{2,}")  # runs kept as two spaces: word gaps in "y o u  a r e"
 _LINES = re.compile(r"[^\S\n]*\n\s*")
 _SPELLED = re.compile(

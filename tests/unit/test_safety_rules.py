@@ -95,6 +95,8 @@ FIRST_WORDS = [
     ("stop (?!now)\\w+", {"stop"}, set()),
     ("kill\\w* you", {"kill"}, {"kill"}),
     ("(?<!not )ignore$", {"ignore"}, set()),
+    ("ignore[rsz]? all", {"ignore", "ignorer", "ignores", "ignorez"}, set()),
+    ("ab[ x]", {"ab", "abx"}, set()),
 ]
 
 
@@ -105,7 +107,7 @@ def test_first_words(pattern: str, exact: set[str], prefixes: set[str]) -> None:
     assert (found.exact, found.prefixes) == (exact, prefixes)
 
 
-@pytest.mark.parametrize("pattern", ["\\w+ you", "(?:\\w+ )?you", ".*idiot", "[a-z]+"])
+@pytest.mark.parametrize("pattern", ["\\w+ you", "(?:\\w+ )?you", ".*idiot", "[a-z]+", "[^x]y"])
 def test_unknown_first_words(pattern: str) -> None:
     assert first_words(pattern) is None
 
@@ -133,5 +135,5 @@ def test_dispatch_finds_what_a_plain_search_finds() -> None:
 
 def test_matcher_with_nothing_to_match() -> None:
     matcher = RuleMatcher([], words=True)
-    assert matcher.all("anything at all") == [] and matcher.first("x") is None
+    assert matcher.all("anything at all") == []
     assert RuleSet().patterns == {}
