@@ -6,16 +6,18 @@ import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, cast
 
 from pipelines.ports import CallCounts
 
 CallKind = Literal["llm", "embed", "vector", "store"]
 _current: ContextVar[CallCounts | None] = ContextVar("warden_call_counts", default=None)
-P = TypeVar("P")
 
 # Methods that are housekeeping, not work done for a message.
 _UNMETERED = frozenset({"ping", "close", "flush", "dimension"})
+# Methods counted whatever their kind. `ChatModel.stream` is a plain `def` that returns its
+# async iterator (the adapters' ChatStream), so the coroutine checks below would miss it.
+_METERED_ANY_KIND = frozenset({"stream"})
 
 
 @contextmanager
@@ -48,7 +50,18 @@ class _Metered:
             return self._wrap_stream(attr)
         if inspect.iscoroutinefunction(attr):
             return self._wrap_call(attr)
+        if name in _METERED_ANY_KIND:
+            return self._wrap_plain(attr)
         return attr
+
+    def _wrap_plain(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        """Counted when called; what it returns (e.g. a ChatStream) is passed on untouched."""
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            record(self._kind)
+            return method(*args, **kwargs)
+
+        return call
 
     def _wrap_call(self, method: Callable[..., Any]) -> Callable[..., Any]:
         async def call(*args: Any, **kwargs: Any) -> Any:
@@ -66,6 +79,6 @@ class _Metered:
         return stream
 
 
-def metered(port: P, kind: CallKind) -> P:
+def metered[P](port: P, kind: CallKind) -> P:
     """Wraps a port so each call through it is counted under `kind`."""
     return cast(P, _Metered(port, kind))

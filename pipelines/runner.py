@@ -15,7 +15,8 @@ from pipelines.nodes.reject import rejection_update, trace_rejection
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
 from pipelines.safety.classify import classify_message
-from pipelines.state import PipelineState
+from pipelines.state import ROUTE_OF, PipelineState
+from pipelines.streaming import STREAM_ANSWER, Listener, Started, Token, token_text
 from pipelines.tracing import new_trace_id
 
 __all__ = ["ChatOutcome", "ChatPipeline"]
@@ -28,9 +29,20 @@ class ChatPipeline:
         self.graph = build_graph().compile()
 
     async def answer(
-        self, query: str, *, user_id: str, user_name: str, shortcut: bool = True
+        self,
+        query: str,
+        *,
+        user_id: str,
+        user_name: str,
+        shortcut: bool = True,
+        listener: Listener | None = None,
     ) -> ChatOutcome:
-        """Runs one message. `shortcut=False` sends abusive messages through the graph too."""
+        """Runs one message. `shortcut=False` sends abusive messages through the graph too.
+
+        With a `listener`, the model's answer is streamed: it gets `Started` once the message
+        is classified, then the generated answer's restored pieces as `Token`s (none off the
+        generated path). The outcome is the same as without one.
+        """
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
@@ -38,12 +50,14 @@ class ChatPipeline:
         state: PipelineState = {"query": query, "user_id": user_id, "user_name": user_name}
         with metering() as calls:
             verdict = classify_message(query, self.deps.config.safety)
+            if listener is not None:
+                listener(Started(ROUTE_OF[verdict.query_type], trace_id))
             if verdict.query_type == "abusive" and shortcut:
                 state = self._reject_here(state, list(verdict.reasons), trace_id)
             else:
                 wants_history = verdict.query_type == "question"
                 state["chat_history"] = await self._history(user_id) if wants_history else []
-                state = await self._run_graph(state, trace_id)
+                state = await self._run_graph(state, trace_id, listener)
         latency_ms = (time.perf_counter() - started) * 1000
         return ChatOutcome.from_state(state, calls=calls, latency_ms=latency_ms, trace_id=trace_id)
 
@@ -64,10 +78,24 @@ class ChatPipeline:
         trace_rejection(rejected, trace_id=trace_id, deps=self.deps)  # type: ignore[arg-type]
         return rejected  # type: ignore[return-value]
 
-    async def _run_graph(self, state: PipelineState, trace_id: str) -> PipelineState:
+    async def _run_graph(
+        self, state: PipelineState, trace_id: str, listener: Listener | None
+    ) -> PipelineState:
         config: Any = {"run_id": uuid.UUID(hex=trace_id)}  # nodes read it as the trace id
-        result = await self.graph.ainvoke(state, context=self.deps, config=config)
-        return result  # type: ignore[return-value]
+        if listener is None:
+            result = await self.graph.ainvoke(state, context=self.deps, config=config)
+            return result  # type: ignore[return-value]
+        config["configurable"] = {STREAM_ANSWER: True}
+        final: Any = state
+        modes: Any = ["custom", "values"]
+        async for mode, chunk in self.graph.astream(
+            state, context=self.deps, config=config, stream_mode=modes
+        ):
+            if mode == "values":
+                final = chunk  # the last one is the finished state, as `ainvoke` returns
+            elif (text := token_text(chunk)) is not None:
+                listener(Token(text))
+        return final  # type: ignore[no-any-return]
 
     async def _history(self, user_id: str) -> list[Message]:
         """The last messages of the user's recent turns; an unreachable store means none."""

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     max_body_bytes: Annotated[int, Field(ge=KIB, le=16 * MIB)] = 64 * KIB
     max_upload_bytes: Annotated[int, Field(ge=KIB, le=512 * MIB)] = 10 * MIB
 
+    # GET /metrics wants `Authorization: Bearer <this>` (a static scrape token); unset: off (403).
+    metrics_token: SecretStr | None = None
+
     # Production backends (unset: embedded defaults).
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None

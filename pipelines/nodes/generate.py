@@ -6,7 +6,9 @@ import logging
 import time
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
+from langgraph.types import StreamWriter
 
 from pipelines.answers import ABSTAIN, SEARCH_UNAVAILABLE, degraded_answer, numbered_context
 from pipelines.deps import PipelineDeps
@@ -17,9 +19,11 @@ from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.confidence import passes_gate
 from pipelines.safety.placeholders import PlaceholderVault
 from pipelines.state import PipelineState
+from pipelines.streaming import StreamRestorer, stream_completion, streams_answer
 
 _log = logging.getLogger(__name__)
 NO_TOKENS = {"prompt": 0, "completion": 0}
+NOT_STREAMED: RunnableConfig = {}  # direct calls (tests) and `ainvoke` runs: one `complete`
 
 
 def _answer(response: str, mode: str, **extra: Any) -> dict[str, Any]:
@@ -33,7 +37,11 @@ def _answer(response: str, mode: str, **extra: Any) -> dict[str, Any]:
     }
 
 
-async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
+async def generate(
+    state: PipelineState, runtime: Runtime[PipelineDeps], config: RunnableConfig = NOT_STREAMED
+) -> dict[str, Any]:
+    """`config` is the run's (LangGraph injects it): when it asks for a streamed answer, the
+    model is streamed and each restored piece is written to `runtime.stream_writer`."""
     deps = runtime.context
     if state.get("error") in (PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE):
         return _answer(SEARCH_UNAVAILABLE, "degraded")
@@ -41,7 +49,8 @@ async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict
         return _answer(ABSTAIN, "abstained")
     if deps.chat_model is None:
         return await _extractive(state, deps)
-    return await _generated(state, deps, deps.chat_model)
+    writer = runtime.stream_writer if streams_answer(config) else None
+    return await _generated(state, deps, deps.chat_model, writer)
 
 
 async def _extractive(state: PipelineState, deps: PipelineDeps) -> dict[str, Any]:
@@ -89,7 +98,9 @@ async def model_messages(state: PipelineState, deps: PipelineDeps) -> list[Messa
     ]
 
 
-async def _generated(state: PipelineState, deps: PipelineDeps, model: ChatModel) -> dict[str, Any]:
+async def _generated(
+    state: PipelineState, deps: PipelineDeps, model: ChatModel, writer: StreamWriter | None
+) -> dict[str, Any]:
     vault: PlaceholderVault = state.get("placeholders") or PlaceholderVault()
     sources = state.get("sources", [])
     try:
@@ -99,11 +110,21 @@ async def _generated(state: PipelineState, deps: PipelineDeps, model: ChatModel)
         return _answer(degraded_answer(sources), "degraded", error=PII_UNAVAILABLE)
     started = time.perf_counter()
     try:
-        completion = await model.complete(
-            messages,
-            temperature=deps.config.answer_temperature,
-            max_tokens=deps.config.answer_max_tokens,
-        )
+        if writer is None:
+            completion = await model.complete(
+                messages,
+                temperature=deps.config.answer_temperature,
+                max_tokens=deps.config.answer_max_tokens,
+            )
+        else:
+            completion = await stream_completion(
+                model,
+                messages,
+                temperature=deps.config.answer_temperature,
+                max_tokens=deps.config.answer_max_tokens,
+                restorer=StreamRestorer(vault.restore),
+                write=writer,
+            )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die (SPEC 6.6)
         reason = exc.reason if isinstance(exc, ModelUnavailable) else "model_error"
         _log.warning("model unavailable: %s", reason)

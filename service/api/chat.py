@@ -12,6 +12,7 @@ from pipelines.ports import StoreUnavailable
 from service.chat_input import check_message
 from service.deps import ContainerDep, CurrentUser, RateLimitedUser
 from service.errors import ServiceError, responses
+from service.metrics import MetricsDep
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 HISTORY_DAYS = 30
@@ -69,10 +70,19 @@ class HistoryResponse(BaseModel):
 
 
 @router.post("", response_model=ChatResponse, responses=responses(401, 413, 422, 429))
-async def post_chat(body: ChatRequest, user: RateLimitedUser, container: ContainerDep) -> Any:
+async def post_chat(
+    body: ChatRequest, user: RateLimitedUser, container: ContainerDep, metrics: MetricsDep
+) -> Any:
     """A rejected (abusive) message is an answer too: 200 with route `reject`."""
     message = check_message(body.message, container.settings.max_message_chars)
-    outcome = await container.pipeline.answer(message, user_id=user.user_id, user_name=user.name)
+    try:
+        outcome = await container.pipeline.answer(
+            message, user_id=user.user_id, user_name=user.name
+        )
+    except Exception:
+        metrics.observe_failure()
+        raise
+    metrics.observe(outcome)
     return outcome.as_dict()
 
 

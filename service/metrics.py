@@ -1,0 +1,102 @@
+"""Prometheus metrics, fed at the edge from each chat's ChatOutcome (never from `pipelines`).
+
+One `ChatMetrics` per app, on its own `CollectorRegistry` (not prometheus_client's global
+one), so two apps in one process (tests) never share counts. Labels hold codes and names
+only, never text: route, mode, error code, port kind, Presidio entity type.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import choose_encoder
+
+from pipelines.outcome import ChatOutcome
+
+LATENCY_BUCKETS_S = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0)
+CONFIDENCE_BUCKETS = (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0)
+INTERNAL_ERROR = "internal_error"
+
+
+class ChatMetrics:
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry or CollectorRegistry()
+        r = self.registry
+        self.chats = Counter(
+            "warden_chats", "Chats answered, by route and mode.", ["route", "mode"], registry=r
+        )
+        self.rejects = Counter("warden_rejects", "Messages rejected as abusive.", registry=r)
+        self.pii_chats = Counter(
+            "warden_pii_found", "Chats whose message or history held personal data.", registry=r
+        )
+        self.pii_entities = Counter(
+            "warden_pii_entities", "Chats by entity type found.", ["entity_type"], registry=r
+        )
+        self.errors = Counter(
+            "warden_chat_errors",
+            "Chats that degraded or failed, by error code.",
+            ["code"],
+            registry=r,
+        )
+        self.port_calls = Counter(
+            "warden_port_calls", "Calls made through the ports, by kind.", ["kind"], registry=r
+        )
+        self.tokens = Counter(
+            "warden_model_tokens", "Model tokens used, prompt and completion.", ["kind"], registry=r
+        )
+        self.latency = Histogram(
+            "warden_chat_latency_seconds",
+            "Whole-chat latency, by route.",
+            ["route"],
+            buckets=LATENCY_BUCKETS_S,
+            registry=r,
+        )
+        self.confidence = Histogram(
+            "warden_chat_confidence",
+            "Retrieval confidence (0-100) of question chats.",
+            buckets=CONFIDENCE_BUCKETS,
+            registry=r,
+        )
+        for kind in ("llm", "embed", "vector", "store"):  # every series exists from the start
+            self.port_calls.labels(kind=kind)
+        for kind in ("prompt", "completion"):
+            self.tokens.labels(kind=kind)
+
+    def observe(self, outcome: ChatOutcome) -> None:
+        """Counts one answered chat (a rejected message is an answer too)."""
+        self.chats.labels(route=outcome.route, mode=outcome.mode or "none").inc()
+        if outcome.route == "reject":
+            self.rejects.inc()
+        if outcome.pii_found:
+            self.pii_chats.inc()
+        for entity_type in set(outcome.pii_entities):
+            self.pii_entities.labels(entity_type=entity_type).inc()
+        if outcome.error:
+            self.errors.labels(code=outcome.error).inc()
+        for kind, count in outcome.calls.as_dict().items():
+            self.port_calls.labels(kind=kind).inc(count)
+        for kind in ("prompt", "completion"):
+            self.tokens.labels(kind=kind).inc(outcome.tokens.get(kind, 0))
+        self.latency.labels(route=outcome.route).observe(outcome.latency_ms / 1000)
+        if outcome.route == "question":
+            self.confidence.observe(outcome.confidence)
+
+    def observe_failure(self, code: str = INTERNAL_ERROR) -> None:
+        """A chat that produced no outcome (an unexpected exception)."""
+        self.errors.labels(code=code).inc()
+
+    def render(self, accept: str = "") -> tuple[bytes, str]:
+        """The exposition (Prometheus text, or OpenMetrics if `accept` asks) and its type."""
+        encoder, content_type = choose_encoder(accept)
+        return encoder(self.registry), content_type
+
+
+def get_metrics(request: Request) -> ChatMetrics:
+    """The app's metrics (`create_app` puts one `ChatMetrics` on `app.state`)."""
+    metrics: ChatMetrics = request.app.state.metrics
+    return metrics
+
+
+MetricsDep = Annotated[ChatMetrics, Depends(get_metrics)]
