@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from service.api import auth, chat, health
+from service.api import auth, chat, documents, health, metrics, stream
 from service.body_limit import BodyLimitMiddleware, LimitFor
 from service.bootstrap import Container, build_container, replay_outbox
 from service.errors import CatchAllMiddleware, install_error_handlers
+from service.metrics import ChatMetrics
 from service.settings import Settings
+from service.sweeper import start_sweeper
 
 UPLOAD_PATH = "/v1/documents"
 OUTBOX_REPLAY_INTERVAL_S = 30.0
@@ -24,7 +27,7 @@ OUTBOX_REPLAY_INTERVAL_S = 30.0
 def _body_limits(settings: Settings) -> LimitFor:
     def limit_for(method: str, path: str) -> int:
         if method == "POST" and path.rstrip("/") == UPLOAD_PATH:
-            return settings.max_upload_bytes
+            return sys.maxsize  # the upload route caps its own body (413 upload_too_large)
         return settings.max_body_bytes
 
     return limit_for
@@ -48,12 +51,15 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         if app.state.container is None:
             built = app.state.container = await build_container(settings)
         replayer = asyncio.create_task(_replay_periodically(app.state.container))
+        sweeper = start_sweeper(app.state.container)  # expired uploads: now, then periodically
         try:
             yield
         finally:
+            await sweeper.stop()
             replayer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await replayer
+            await stream.finish_running_chats(settings.shutdown_flush_timeout_s)
             if built is not None:
                 await built.close()
 
@@ -64,9 +70,10 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         lifespan=lifespan,
     )
     app.state.container = container
+    app.state.metrics = ChatMetrics()  # a registry per app, not prometheus_client's global one
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
-    for module in (health, auth, chat):
+    for module in (health, auth, chat, stream, documents, metrics):
         app.include_router(module.router)
     return app

@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     confidence_threshold: Annotated[float, Field(ge=0, le=100)] = 40.0
     toxicity_classifier: bool = True  # alt-profanity-check's model, when the word rules are unsure
     upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0
+    max_documents_per_user: Annotated[int, Field(ge=1, le=10_000)] = 20
+    max_upload_chunks: Annotated[int, Field(ge=1, le=100_000)] = 1000
+    document_sweep_interval_s: Annotated[float, Field(gt=0, le=24 * 3600)] = 60.0
     shutdown_flush_timeout_s: Annotated[float, Field(gt=0, le=60)] = 5.0
 
     # Langfuse keeps its own standard variable names (no WARDEN_ prefix).
