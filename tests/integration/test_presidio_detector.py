@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from service.adapters import presidio_detector
+from service.adapters.pii_lexicon import config_words
+from service.adapters.pii_nlp import SpacyModelMissing, SpacyModelNlpEngine
 from service.adapters.presidio_detector import PresidioPiiDetector
 
 
@@ -40,6 +42,36 @@ DETECTED = [
     ("aadhaar bare", "Use 234567890124 here", "234567890124", "IN_AADHAAR"),
     ("pan", "My PAN is ABCPE1234F", "ABCPE1234F", "IN_PAN"),
     ("passport", "my passport number is A1234567", "A1234567", "IN_PASSPORT"),
+    # shapes Presidio's own recognizers miss
+    ("phone grouped", "Call me on 9822 3749 tonight", "9822 3749", "PHONE_NUMBER"),
+    ("phone plus", "Reach +41 36 507 52 91 mornings", "+41 36 507 52 91", "PHONE_NUMBER"),
+    (
+        "mastercard 2",
+        "Card 2223 0031 2200 3222 charged twice",
+        "2223 0031 2200 3222",
+        "CREDIT_CARD",
+    ),
+    ("visa 19", "Visa 4000000000000000006 declined", "4000000000000000006", "CREDIT_CARD"),
+    ("maestro", "Maestro 6759649826438453 works", "6759649826438453", "CREDIT_CARD"),
+    ("dob numeric", "I was born on 12/03/1990 and need a copy", "12/03/1990", "DATE_OF_BIRTH"),
+    ("dob words", "DOB: 3 March 1985", "3 March 1985", "DATE_OF_BIRTH"),
+    # people, from name lists, cues and titles
+    ("name cue", "My name is Priya Sharma and I need help", "Priya Sharma", "PERSON"),
+    ("name title", "Mr. Kulkarni refuses to return my deposit", "Kulkarni", "PERSON"),
+    ("name lower", "my landlord ramesh kept my deposit", "ramesh", "PERSON"),
+    ("name in-law", "Can my brother-in-law Anil claim my flat?", "Anil", "PERSON"),
+    ("name unlisted", "Teake Tuininga will be talking", "Teake Tuininga", "PERSON"),
+    ("name initial", "Bulat A. Butusov called me twice", "Bulat A. Butusov", "PERSON"),
+    # street addresses
+    ("street type", "I live at 42 MG Road near the market", "42 MG Road", "STREET_ADDRESS"),
+    ("street glued", "Send it to Heirstraat 134 please", "Heirstraat 134", "STREET_ADDRESS"),
+    (
+        "street prefix",
+        "Ship to Via Goffredo Mameli 149 today",
+        "Via Goffredo Mameli 149",
+        "STREET_ADDRESS",
+    ),
+    ("flat", "The parcel went to Flat 4B yesterday", "Flat 4B", "STREET_ADDRESS"),
 ]
 
 
@@ -62,6 +94,21 @@ NOT_PII = [
     "My code abc1234def does not compile.",
     "Invalid card 4111 1111 1111 1112 here",
     "Reference A1234567 in the ledger",
+    # hard negatives for the name, address, date and loose phone rules
+    "Will the landlord return my deposit in May?",
+    "What does Article 21 of the Constitution say?",
+    "How do I file an FIR under section 154 CrPC?",
+    "Is Section 498A of the IPC bailable?",
+    "The hearing is on 12/05/2024.",
+    "I paid Rs 50,000 in 2019-2020 as rent.",
+    "Where in the world is www.python.org located?",
+    "Can I make and sell Debian CDs?",
+    "My Windows 11 laptop was stolen from Room 12",
+    "Hi, what is the notice period for eviction?",
+    "What the hell does clause 7 mean?",
+    "The Supreme Court said so in 1978.",
+    "Can I appeal after 30 days?",
+    "I'm from India and my landlord is in Delhi",
 ]
 
 
@@ -72,6 +119,20 @@ async def test_plain_text_has_no_spans(detector: PresidioPiiDetector, text: str)
 
 def test_configured_entity_types(detector: PresidioPiiDetector) -> None:
     assert set(detector.entity_types) == {e for *_, e in DETECTED}
+
+
+def test_recognizers_and_threshold_are_injected() -> None:
+    only_email = PresidioPiiDetector(recognizers=[presidio_detector.OfflineEmailRecognizer()])
+    text = "Priya Sharma, priya@example.com, +91 98765 43210"
+    assert [s.entity_type for s in only_email.detect_sync(text)] == ["EMAIL_ADDRESS"]
+    strict = PresidioPiiDetector(score_threshold=0.9)
+    assert strict.detect_sync("Teake Tuininga will be talking") == []  # scored 0.5
+
+
+def test_missing_spacy_model_fails_instead_of_downloading() -> None:
+    engine = SpacyModelNlpEngine(model="warden_no_such_model")
+    with pytest.raises(SpacyModelMissing):
+        engine.load()
 
 
 async def test_detect_runs_off_the_event_loop_thread(
@@ -107,3 +168,9 @@ async def test_fresh_detector_attempts_no_connection(monkeypatch: pytest.MonkeyP
     spans = await fresh.detect("Write to someone@mail.example.org or bob@uni.ac.uk")
     assert [s.entity_type for s in spans] == ["EMAIL_ADDRESS", "EMAIL_ADDRESS"]
     assert attempts == []
+
+
+def test_word_lists_refuse_entries_yaml_did_not_read_as_text() -> None:
+    assert config_words({"titles": ["Mr", "dr"]}, "titles") == ["mr", "dr"]
+    with pytest.raises(ValueError, match="quote"):
+        config_words({"not_names": ["yes", False]}, "not_names")  # an unquoted `no`
