@@ -40,10 +40,13 @@ async def ingest(
     embedder: Embedder | None = None,
     index: VectorIndex | None = None,
     detector: PiiDetector | None = None,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Syncs the core knowledge, then the allowlist. Exit 1 if any file failed."""
+    # resolved per call, not at import: a redirected sys.stdout (tests, embedding) is honoured
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     embedder = embedder or await open_embedder()
     index = index or await open_index(settings, embedder.dimension)
     try:
@@ -107,10 +110,12 @@ async def ask(
     as_json: bool,
     *,
     open_container: OpenContainer = build_container,
-    stdin: TextIO = sys.stdin,
-    out: TextIO = sys.stdout,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
 ) -> int:
     """One question, or JSON lines from stdin (one JSON line out per line in)."""
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if out is None else out
     container = await open_container(settings)
     failed = False
     try:

@@ -39,6 +39,7 @@ from presidio_analyzer.predefined_recognizers import (
 from tldextract import TLDExtract
 
 from pipelines.ports import PiiSpan
+from pipelines.safety.spans import resolve_overlaps
 
 from .pii_address import StreetAddressRecognizer, StreetNumberRecognizer
 from .pii_dob import DateOfBirthRecognizer
@@ -46,7 +47,6 @@ from .pii_lexicon import load_lexicon
 from .pii_nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWordsKept
 from .pii_numbers import AnyCardRecognizer, LoosePhoneRecognizer
 from .pii_person import PersonNameRecognizer
-from .span_overlaps import resolve_overlaps
 
 # No cache folder, no URLs: the suffix list comes from tldextract's bundled snapshot.
 OFFLINE_TLD_EXTRACT = TLDExtract(cache_dir=None, suffix_list_urls=(), fallback_to_snapshot=True)

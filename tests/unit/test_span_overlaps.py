@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipelines.ports import PiiSpan
-from service.adapters.span_overlaps import resolve_overlaps
+from pipelines.safety.spans import resolve_overlaps
 
 S = PiiSpan
 
