@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench._common import summary  # noqa: E402
 from pipelines.ports import IndexPoint, VectorIndex  # noqa: E402
 from service.adapters.qdrant_edge import QdrantEdgeIndex  # noqa: E402
 from service.adapters.qdrant_server import QdrantServerIndex  # noqa: E402
@@ -76,11 +76,6 @@ async def query_ms(index: VectorIndex, queries: list[list[float]]) -> list[float
         await index.dual_search(q, user_id=f"user{i % USERS}", now=NOW)
         times.append((time.perf_counter() - start) * 1000)
     return times
-
-
-def summary(times: list[float]) -> tuple[float, float]:
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 async def bench_size(n: int, n_queries: int, n_local_queries: int) -> None:

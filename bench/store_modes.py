@@ -18,6 +18,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bench._common import percentile as _p
 from pipelines.ports import ChatRecord
 from service.adapters.mongo_open import EmbeddedMode, open_embedded_store
 
@@ -61,10 +62,6 @@ async def measure(mode: EmbeddedMode, messages: int, rounds: int) -> dict[str, l
         finally:
             await store.close()
     return timings
-
-
-def _p(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
 
 
 async def main(rounds: int) -> None:

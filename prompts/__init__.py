@@ -59,4 +59,6 @@ class PromptBook:
         )
 
     def versions(self) -> dict[str, str]:
-        return {p.name: p.version for p in (self.answer_system, self.answer_user, self.greeting_system)}
+        return {
+            p.name: p.version for p in (self.answer_system, self.answer_user, self.greeting_system)
+        }

@@ -108,9 +108,7 @@ class Sweeper:
 
 def start_sweeper(container: Container) -> Sweeper:
     """The lifespan's sweeper over the container (stop it with `await sweeper.stop()`)."""
-    interval_s = float(
-        container.settings.document_sweep_interval_s
-    )
+    interval_s = float(container.settings.document_sweep_interval_s)
     sweeper = Sweeper(lambda: sweep_container(container), interval_s)
     sweeper.start()
     return sweeper

@@ -38,7 +38,8 @@ from tests.fakes.embedder import FakeEmbedder
         ),
         (
             [
-                "Steps to follow on the day:\n- bring the written complaint with you\n- an identity card"
+                "Steps to follow on the day:\n"
+                "- bring the written complaint with you\n- an identity card"
             ],
             [
                 Sentence("Steps to follow on the day:", 1),
@@ -47,7 +48,8 @@ from tests.fakes.embedder import FakeEmbedder
         ),
         (
             [
-                "# Filing an FIR (First Information Report)\n> General information, not legal advice.\n"
+                "# Filing an FIR (First Information Report)\n"
+                "> General information, not legal advice.\n"
                 "| Step | Where to go today |\nThe police must register a cognizable offence."
             ],
             [Sentence("The police must register a cognizable offence.", 1)],
