@@ -28,14 +28,13 @@ run: install
 	$(BIN)/warden ingest sample_kb
 	$(BIN)/warden serve --host $(HOST) --port $(PORT)
 
-test: install
-	$(BIN)/ruff check .
-	$(BIN)/lint-imports
+test: install lint
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 bench: install

