@@ -1,4 +1,4 @@
-"""`warden serve | ingest | ask` (SPEC section 4).
+"""`warden serve | ingest | ask | classify` (SPEC section 4).
 
 Exit codes: 0 done; 1 some input failed (a document, a question); 2 cannot run (bad usage or
 configuration, or the data folder is held by another Warden process).
@@ -47,6 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--user", default="cli", help="the user id (default: cli)")
     ask.add_argument("--name", default="", help="the user's display name")
     ask.add_argument("--json", action="store_true", help="print the full result as JSON")
+
+    classify = commands.add_parser(
+        "classify", help="print route decisions with reasons (no stores, no lock)"
+    )
+    classify.add_argument(
+        "message", nargs="?", help='without it: JSON lines {"message"} or {"question"} on stdin'
+    )
+    classify.add_argument("--jsonl", action="store_true", help="one JSON object per message")
+    classify.add_argument("--text", action="store_true", help="stdin is plain text, one a line")
+    classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
+    classify.add_argument("--echo", action="store_true", help="include the message text")
     return parser
 
 
@@ -92,6 +103,11 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.command == "serve":
         return serve(settings, args.host, args.port)
+    if args.command == "classify":  # opens no store: no lock, so it runs beside `serve`
+        from service.cli_classify import ClassifyOptions, classify
+
+        options = ClassifyOptions(args.jsonl, args.text, args.pii, args.echo)
+        return asyncio.run(classify(settings, args.message, options))
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(
