@@ -12,6 +12,7 @@ from pipelines.masking import mask_request
 from pipelines.retrieval import merge_hits, parent_text, to_source, top_score
 from pipelines.safety.confidence import confidence_from_score
 from pipelines.safety.keywords import expand_keywords
+from pipelines.safety.placeholders import without_placeholders
 from pipelines.state import PipelineState
 
 _log = logging.getLogger(__name__)
@@ -53,9 +54,8 @@ async def retrieve(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict
         "pii_entities": masked.entity_types,
     }
     try:
-        vector = await deps.embedder.embed_query(
-            expand_keywords(masked.safe_query, config.keyword_map)
-        )
+        searchable = without_placeholders(masked.safe_query) or masked.safe_query
+        vector = await deps.embedder.embed_query(expand_keywords(searchable, config.keyword_map))
         found = await deps.index.dual_search(
             vector,
             user_id=state["user_id"],

@@ -8,7 +8,12 @@ import re
 import pytest
 
 from pipelines.ports import PiiSpan
-from pipelines.safety.placeholders import PlaceholderVault, drop_allowlisted, resolve_overlaps
+from pipelines.safety.placeholders import (
+    PlaceholderVault,
+    drop_allowlisted,
+    resolve_overlaps,
+    without_placeholders,
+)
 
 S = PiiSpan
 
@@ -226,3 +231,16 @@ def test_property_one_value_one_placeholder(seed: int) -> None:
             key = " ".join(value.casefold().split())
             assert seen.setdefault(key, placeholder) == placeholder  # same value, same placeholder
     assert len(set(seen.values())) == len(seen)  # different values, different placeholders
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("no placeholders here", "no placeholders here"),
+        ("mail <EMAIL_ADDRESS_1> about my FIR", "mail about my FIR"),
+        ("<PERSON_1> and <PERSON_2>", "and"),
+        ("a < b and c > d", "a < b and c > d"),
+    ],
+)
+def test_without_placeholders(text: str, expected: str) -> None:
+    assert without_placeholders(text) == expected
