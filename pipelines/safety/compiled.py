@@ -48,6 +48,7 @@ class CompiledRules:
     request_opener: re.Pattern[str]
     profanity_words: frozenset[str]
     injection: RuleMatcher
+    injection_signals: RuleMatcher
     indirect: RuleMatcher
     greeting_full: re.Pattern[str] | None
     greeting_any: re.Pattern[str] | None
@@ -66,7 +67,7 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         vocab=frozenset(_vocabulary(abuse, rules.greeting)),
         by_length=_by_length(abuse),
         abuse=RuleMatcher(_named("abuse", abuse), words=True),
-        abuse_bare=RuleMatcher(_named("abuse", abuse, bare=True), words=True),
+        abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
         standalone=tuple(
             _standalone(block) for block in abuse.values() if "insults" in block.lists
         ),
@@ -74,6 +75,7 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         request_opener=re.compile(alternation(_entries(abuse, "request_openers")) + r"(?!\S)"),
         profanity_words=_single_words(abuse, ("profanity",)),
         injection=RuleMatcher(_named("injection", injection), words=True),
+        injection_signals=RuleMatcher(_named("signal", injection, part="signals"), words=True),
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
         greeting_full=_greeting(rules.greeting, full=True),
         greeting_any=_greeting(rules.greeting, full=False),
@@ -88,13 +90,15 @@ def alternation(entries: Iterable[str], *, plural: bool = False) -> str:
 
 
 def _named(
-    detector: str, languages: Mapping[str, RuleSet], *, bare: bool = False
+    detector: str, languages: Mapping[str, RuleSet], *, part: str = "patterns"
 ) -> list[tuple[str, str]]:
+    """The named regexes of one part of every language block (patterns come with phrases)."""
     named: list[tuple[str, str]] = []
     for language, block in languages.items():
-        if block.phrases and not bare:
+        if block.phrases and part == "patterns":
             named.append((f"{detector}.{language}.phrase", alternation(block.phrases)))
-        for name, pattern in (block.bare_patterns if bare else block.patterns).items():
+        patterns: Mapping[str, str] = getattr(block, part)
+        for name, pattern in patterns.items():
             where = f"{detector}.{language}.{name}"
             named.append((where, _checked(_expand(pattern, block.lists, where), where, words=True)))
     return named

@@ -3,7 +3,8 @@
 Runs the configured phrases and patterns on the word form (every language at once), the
 indirect-injection markers on the flat form, and again on any text hidden in an encoding
 (base64, hex, percent or \\u escapes). Text smuggled in invisible characters is flagged
-whatever it says.
+whatever it says. Jailbreak signals ("unfiltered", "stay in character", "an AI named") are weak
+one by one: `injection_min_signals` distinct ones together flag a message.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ def _scan(text: str, rules: SafetyRules, prepared: Prepared | None, depth: int) 
     compiled = rules.compiled
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
+    if not reasons:
+        reasons = _signals(prepared, rules)
     hidden = invisible_payload(text)
     if hidden is not None:
         carrier, payload = hidden
@@ -40,3 +43,10 @@ def _scan(text: str, rules: SafetyRules, prepared: Prepared | None, depth: int) 
         for encoding, payload in payloads:
             reasons += [f"injection.{encoding}:{r}" for r in _scan(payload, rules, None, depth - 1)]
     return reasons
+
+
+def _signals(prepared: Prepared, rules: SafetyRules) -> list[str]:
+    found = rules.compiled.injection_signals.all(prepared.words)
+    if len(found) < rules.injection_min_signals:
+        return []
+    return ["injection.signals:" + "+".join(name.split(".")[-1] for name in found)]

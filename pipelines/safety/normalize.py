@@ -48,6 +48,7 @@ _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b([a-z]|qu|dell|all|dall|nell|sull)'(?=\w)"), r"\1 "),  # l'a, qu'il, dell'
     (re.compile(r"'"), ""),
 ]
+_URL = re.compile(r"(?:https?://|www\.)\S+")  # addresses carry no words of their own
 _CLAUSE = re.compile(r"[,.!?;:\n\u3002\u00bf\u00a1]+")
 _NON_WORD = re.compile(r"[^\w]+")
 _ELONGATED = re.compile(r"(\w)\1\1+")
@@ -86,6 +87,8 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
         spelled = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spelled)
     if "*" in spelled:
         spelled = _MASKED.sub(_unmasker(by_length), spelled)
+    if "http" in spelled or "www." in spelled:
+        spelled = _URL.sub(" ", spelled)
     for pattern, replacement in _CONTRACTIONS:
         if "'" not in spelled:
             break

@@ -33,6 +33,8 @@ class RuleSet:
     patterns: Mapping[str, str] = field(default_factory=dict)
     # abuse only: patterns that count only in a short message that asks nothing
     bare_patterns: Mapping[str, str] = field(default_factory=dict)
+    # injection only: jailbreak signals, weak alone; `injection_min_signals` distinct ones flag
+    signals: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class SafetyRules:
     encoded_min_base64_chars: int = 16
     encoded_min_hex_chars: int = 16
     encoded_max_depth: int = 2
+    injection_min_signals: int = 2
     # Optional text -> probability-of-toxic hook, consulted only when the rules cannot decide.
     toxicity_scorer: Callable[[str], float] | None = field(default=None, compare=False)
 
@@ -123,12 +126,13 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
     for language, block in _mapping(value, where).items():
         here = f"{where}.{language}"
         block = _mapping(block, here)
-        _keys(block, {"lists", "phrases", "patterns", "bare_patterns"}, here + ".")
+        _keys(block, {"lists", "phrases", "patterns", "bare_patterns", "signals"}, here + ".")
         lists = _mapping(block.get("lists") or {}, here + ".lists")
         result[str(language)] = RuleSet(
             lists={str(k): _strings(v, f"{here}.lists.{k}") for k, v in lists.items()},
             phrases=_strings(block.get("phrases") or [], here + ".phrases"),
             patterns=_patterns(block.get("patterns") or {}, here + ".patterns"),
             bare_patterns=_patterns(block.get("bare_patterns") or {}, here + ".bare_patterns"),
+            signals=_patterns(block.get("signals") or {}, here + ".signals"),
         )
     return result

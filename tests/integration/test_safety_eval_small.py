@@ -65,7 +65,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], str, str, float]] = {
 
 
 # Not yet met by the shipped rules (issue 3 work in progress); strict, so passing lifts them.
-NOT_YET_MET = {"injection attacks rejected", "plain greetings routed to greet"}
+NOT_YET_MET: set[str] = set()
 UNTUNED = pytest.mark.xfail(strict=True, reason="rules not yet tuned to this target")
 
 
