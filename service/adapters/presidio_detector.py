@@ -12,8 +12,9 @@ Chosen on bench/eval_pii.py's figures over an unofficial spaCy model's NER: fewe
 
 The default NLP engine is a blank spaCy English pipeline (a tokenizer only) whose lemma is
 the lowercased word, so Presidio's context words ("ssn", "passport", "born") still raise
-scores. The email recognizer's tldextract check uses the public-suffix snapshot bundled
-with tldextract and never fetches the live list (its default does, on first use).
+scores. The email recognizer masks every syntactically valid address: Presidio's own check
+against the public-suffix list (which tldextract downloads on first use) would let work
+addresses at private domains (`.internal`, `.local`, `.corp`) through unmasked.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from presidio_analyzer.predefined_recognizers import (
     PhoneRecognizer,
     UsSsnRecognizer,
 )
-from tldextract import TLDExtract
 
 from pipelines.ports import PiiSpan
 from pipelines.safety.spans import resolve_overlaps
@@ -48,15 +48,12 @@ from .pii_nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWordsKept
 from .pii_numbers import AnyCardRecognizer, LoosePhoneRecognizer
 from .pii_person import PersonNameRecognizer
 
-# No cache folder, no URLs: the suffix list comes from tldextract's bundled snapshot.
-OFFLINE_TLD_EXTRACT = TLDExtract(cache_dir=None, suffix_list_urls=(), fallback_to_snapshot=True)
-
 
 class OfflineEmailRecognizer(EmailRecognizer):
-    """Presidio's email recognizer, validating the domain against the bundled suffix list."""
+    """Presidio's email pattern, any domain: a masker errs on the side of masking."""
 
     def validate_result(self, pattern_text: str) -> bool:
-        return OFFLINE_TLD_EXTRACT(pattern_text).fqdn != ""
+        return True
 
 
 def stock_recognizers() -> list[EntityRecognizer]:

@@ -150,9 +150,15 @@ async def test_detect_runs_off_the_event_loop_thread(
     assert seen and seen[0] != threading.get_ident()
 
 
-def test_email_check_uses_the_bundled_suffix_list_only() -> None:
-    assert presidio_detector.OFFLINE_TLD_EXTRACT.suffix_list_urls == ()
-    assert presidio_detector.OFFLINE_TLD_EXTRACT.fallback_to_snapshot is True
+@pytest.mark.parametrize(
+    "address", ["asha.rao@hr.internal", "asha.rao@acme.local", "asha.rao@acme.corp", "a@b.co.uk"]
+)
+def test_emails_at_private_domains_are_masked_too(
+    detector: PresidioPiiDetector, address: str
+) -> None:
+    text = f"My work email is {address}, please reply there."
+    spans = detector.detect_sync(text)
+    assert [(text[s.start : s.end], s.entity_type) for s in spans] == [(address, "EMAIL_ADDRESS")]
 
 
 async def test_fresh_detector_attempts_no_connection(monkeypatch: pytest.MonkeyPatch) -> None:
