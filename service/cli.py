@@ -118,15 +118,21 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         )
 
 
+def configure_logging(command: str) -> None:
+    level = logging.INFO if command == "serve" else logging.WARNING
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
+    # Presidio logs the analysed text (raw personal data) at DEBUG and INFO: never let it through.
+    logging.getLogger("presidio-analyzer").setLevel(logging.WARNING)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "ask" and not args.user.strip():
         parser.error("--user must not be empty")
-    level = logging.INFO if args.command == "serve" else logging.WARNING
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(args.command)
     try:
         settings = Settings()
     except ValidationError as exc:

@@ -43,6 +43,15 @@ class DataDirBusy(Exception):
         return f"{what} ({pid}) is using {folder}; wait for it to finish, then try again"
 
 
+def _owner_only(folder: Path) -> None:
+    """The stores hold raw chat history and uploads: only their owner may enter the folder."""
+    try:
+        if folder.stat().st_uid == os.getuid():
+            folder.chmod(0o700)
+    except OSError:
+        pass  # a read-only or foreign mount: the operator's permissions stand
+
+
 class ProcessLock:
     """Context manager: `with ProcessLock(data_dir, command="serve", url=...)`."""
 
@@ -54,7 +63,8 @@ class ProcessLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _owner_only(self.data_dir)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

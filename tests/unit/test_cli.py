@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from argon2 import PasswordHasher
 
 from service import cli_commands
 from service.bootstrap import Container, build_container
-from service.cli import build_parser, main
+from service.cli import build_parser, configure_logging, main
 from service.process_lock import DataDirBusy, ProcessLock
 from service.security import Passwords
 from service.settings import Settings
@@ -145,6 +146,20 @@ def test_lock_is_free_again_after_release(data_dir: Path) -> None:
         pass
     with ProcessLock(data_dir, command="serve", url="http://x") as lock:
         assert json.loads(lock.path.read_text())["command"] == "serve"
+
+
+def test_the_data_folder_is_made_owner_only(tmp_path: Path) -> None:
+    existing = tmp_path / "shared"
+    existing.mkdir(mode=0o755)
+    existing.chmod(0o755)
+    for folder in (existing, tmp_path / "fresh"):
+        with ProcessLock(folder, command="serve"):
+            assert folder.stat().st_mode & 0o777 == 0o700
+
+
+def test_presidio_never_logs_text_below_warning() -> None:
+    configure_logging("serve")
+    assert logging.getLogger("presidio-analyzer").getEffectiveLevel() >= logging.WARNING
 
 
 # ---------------------------------------------------------------- ask and ingest over fakes
