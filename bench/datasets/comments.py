@@ -14,6 +14,7 @@ import contextlib
 import csv
 import io
 import re
+import unicodedata
 import warnings
 
 from bench.datasets.base import Dataset, Split, make
@@ -44,6 +45,22 @@ def decode_comment(raw: str) -> str:
     with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):  # UTF-8 read as Latin-1
         text = text.encode("latin-1").decode("utf-8")
     return re.sub(r"[ \t\u00a0]+", " ", text).strip()
+
+
+# The "direct" subset of the insult comments: the ones addressed to the reader. Defined here,
+# independently of Warden's own normaliser, so the subset does not move when the rules change.
+SECOND_PERSON = frozenset({"you", "your", "youre", "u", "ur", "yourself"})
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+_US = re.compile(r"\bu\.\s?s\.?(?:\s?a\.?)?(?!\w)")  # "U.S.", "u.s.a." is not "u"
+
+
+def addresses_reader(text: str) -> bool:
+    """True when the comment holds a second-person word as a whole word: you, your, you're
+    (or youre), u, ur, yourself, after NFKC, casefolding and apostrophe unification. Words are
+    runs of letters and digits ("you'll" holds "you"; "youth" and "bayou" do not)."""
+    flat = unicodedata.normalize("NFKC", text).casefold().translate(_APOSTROPHES)
+    flat = _US.sub(" ", flat.replace("you're", "youre"))
+    return any(word in SECOND_PERSON for word in re.findall(r"[^\W_]+", flat))
 
 
 def labelled_comments() -> list[tuple[str, int, Split]]:
