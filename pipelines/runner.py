@@ -14,7 +14,7 @@ from pipelines.metering import metering
 from pipelines.nodes.reject import rejection_update, trace_rejection
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
-from pipelines.safety.classify import classify_message
+from pipelines.safety.classify import Classification, classify_message
 from pipelines.state import ROUTE_OF, PipelineState
 from pipelines.streaming import STREAM_ANSWER, Listener, Started, Token, token_text
 from pipelines.tracing import new_trace_id
@@ -36,12 +36,14 @@ class ChatPipeline:
         user_name: str,
         shortcut: bool = True,
         listener: Listener | None = None,
+        verdict: Classification | None = None,
     ) -> ChatOutcome:
         """Runs one message. `shortcut=False` sends abusive messages through the graph too.
 
         With a `listener`, the model's answer is streamed: it gets `Started` once the message
         is classified, then the generated answer's restored pieces as `Token`s (none off the
-        generated path). The outcome is the same as without one.
+        generated path). The outcome is the same as without one. An edge that has already
+        classified the message with the same rules may pass its `verdict` to save the work.
         """
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
@@ -49,7 +51,7 @@ class ChatPipeline:
         trace_id = new_trace_id()
         state: PipelineState = {"query": query, "user_id": user_id, "user_name": user_name}
         with metering() as calls:
-            verdict = classify_message(query, self.deps.config.safety)
+            verdict = verdict or classify_message(query, self.deps.config.safety)
             if listener is not None:
                 listener(Started(ROUTE_OF[verdict.query_type], trace_id))
             if verdict.query_type == "abusive" and shortcut:

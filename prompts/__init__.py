@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import string
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 _HERE = Path(__file__).parent
@@ -20,11 +20,11 @@ class Prompt:
     name: str
     template: str
 
-    @property
+    @cached_property
     def version(self) -> str:
         return hashlib.sha256(self.template.encode()).hexdigest()[:12]
 
-    @property
+    @cached_property
     def placeholders(self) -> frozenset[str]:
         fields = (f for _, f, _, _ in string.Formatter().parse(self.template) if f)
         return frozenset(fields)

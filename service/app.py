@@ -16,6 +16,7 @@ from service.api import auth, chat, documents, health, metrics, stream
 from service.body_limit import BodyLimitMiddleware, LimitFor
 from service.bootstrap import Container, build_container, replay_outbox
 from service.errors import CatchAllMiddleware, install_error_handlers
+from service.fast_reject import FastRejectMiddleware
 from service.metrics import ChatMetrics
 from service.settings import Settings
 from service.sweeper import start_sweeper
@@ -72,6 +73,7 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.state.container = container
     app.state.metrics = ChatMetrics()  # a registry per app, not prometheus_client's global one
     install_error_handlers(app)
+    app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
     for module in (health, auth, chat, stream, documents, metrics):

@@ -14,6 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
 
 from pipelines.outcome import ChatOutcome
+from pipelines.ports import CallCounts
 
 LATENCY_BUCKETS_S = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0)
 CONFIDENCE_BUCKETS = (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0)
@@ -59,15 +60,21 @@ class ChatMetrics:
             buckets=CONFIDENCE_BUCKETS,
             registry=r,
         )
-        for kind in ("llm", "embed", "vector", "store"):  # every series exists from the start
-            self.port_calls.labels(kind=kind)
-        for kind in ("prompt", "completion"):
-            self.tokens.labels(kind=kind)
+        # Label children bound once (a `labels()` lookup per use costs more than the count).
+        # Port calls and tokens exist from the start; the others appear when first used.
+        self._port_calls = {k: self.port_calls.labels(kind=k) for k in CallCounts().as_dict()}
+        self._tokens = {kind: self.tokens.labels(kind=kind) for kind in ("prompt", "completion")}
+        self._chats: dict[tuple[str, str], Counter] = {}
+        self._latency: dict[str, Histogram] = {}
 
     def observe(self, outcome: ChatOutcome) -> None:
         """Counts one answered chat (a rejected message is an answer too)."""
-        self.chats.labels(route=outcome.route, mode=outcome.mode or "none").inc()
-        if outcome.route == "reject":
+        route, mode = outcome.route, outcome.mode or "none"
+        chats = self._chats.get((route, mode))
+        if chats is None:
+            chats = self._chats[route, mode] = self.chats.labels(route=route, mode=mode)
+        chats.inc()
+        if route == "reject":
             self.rejects.inc()
         if outcome.pii_found:
             self.pii_chats.inc()
@@ -76,11 +83,16 @@ class ChatMetrics:
         if outcome.error:
             self.errors.labels(code=outcome.error).inc()
         for kind, count in outcome.calls.as_dict().items():
-            self.port_calls.labels(kind=kind).inc(count)
-        for kind in ("prompt", "completion"):
-            self.tokens.labels(kind=kind).inc(outcome.tokens.get(kind, 0))
-        self.latency.labels(route=outcome.route).observe(outcome.latency_ms / 1000)
-        if outcome.route == "question":
+            if count:  # adding 0 changes nothing
+                self._port_calls[kind].inc(count)
+        for kind, counter in self._tokens.items():
+            if count := outcome.tokens.get(kind, 0):
+                counter.inc(count)
+        latency = self._latency.get(route)
+        if latency is None:
+            latency = self._latency[route] = self.latency.labels(route=route)
+        latency.observe(outcome.latency_ms / 1000)
+        if route == "question":
             self.confidence.observe(outcome.confidence)
 
     def observe_failure(self, code: str = INTERNAL_ERROR) -> None:
@@ -93,7 +105,7 @@ class ChatMetrics:
         return encoder(self.registry), content_type
 
 
-def get_metrics(request: Request) -> ChatMetrics:
+async def get_metrics(request: Request) -> ChatMetrics:
     """The app's metrics (`create_app` puts one `ChatMetrics` on `app.state`)."""
     metrics: ChatMetrics = request.app.state.metrics
     return metrics

@@ -1,4 +1,7 @@
-"""Password hashing (argon2id) and bearer tokens (own HS256, or an identity provider's RS256)."""
+"""Password hashing (argon2id) and bearer tokens (own HS256, or an identity provider's RS256).
+
+Verified tokens are cached until their `exp` (service/token_cache.py): a token's signature is
+checked once, not on every request."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from jwt.types import Options
 
 from pipelines.ports import UserRecord
 from service.errors import ServiceError
+from service.token_cache import DEFAULT_MAX_ENTRIES, VerifiedTokenCache
 
 _BEARER = {"WWW-Authenticate": "Bearer"}
 
@@ -66,6 +70,24 @@ class ExternalIdp:
         return algorithm.prepare_key(self.public_key_pem)
 
 
+class _ClockedJWT(jwt.PyJWT):
+    """PyJWT whose time checks (iat, nbf, exp) read the service's clock, the one the token
+    cache reads too, so both always agree on whether a token has expired."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        super().__init__()
+        self._now = now
+
+    def _validate_iat(self, payload: dict[str, Any], now: float, leeway: float) -> None:
+        super()._validate_iat(payload, self._now(), leeway)
+
+    def _validate_nbf(self, payload: dict[str, Any], now: float, leeway: float) -> None:
+        super()._validate_nbf(payload, self._now(), leeway)
+
+    def _validate_exp(self, payload: dict[str, Any], now: float, leeway: float) -> None:
+        super()._validate_exp(payload, self._now(), leeway)
+
+
 def _unauthorized(code: str, detail: str) -> ServiceError:
     return ServiceError(code, detail, 401, headers=_BEARER)
 
@@ -82,6 +104,7 @@ class TokenService:
         issuer: str = "warden",
         external: ExternalIdp | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        cache_size: int = DEFAULT_MAX_ENTRIES,
     ) -> None:
         self._secret = secret
         self.ttl = ttl
@@ -89,6 +112,11 @@ class TokenService:
         self._external = external
         self._external_key = external.key() if external else None
         self._clock = clock
+        self._jwt = _ClockedJWT(self._now)
+        self.cache: VerifiedTokenCache[Principal] = VerifiedTokenCache(cache_size)
+
+    def _now(self) -> float:
+        return self._clock().timestamp()
 
     def issue(self, user: UserRecord) -> str:
         now = self._clock()
@@ -103,6 +131,10 @@ class TokenService:
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
     def verify(self, token: str) -> Principal:
+        now = self._now()
+        cached = self.cache.get(token, now)
+        if cached is not None:
+            return cached
         try:
             alg = jwt.get_unverified_header(token).get("alg")
         except jwt.InvalidTokenError:
@@ -114,14 +146,16 @@ class TokenService:
             claims = self._decode(token, self._external_key, "RS256", ext.issuer, ext.audience)
         else:
             raise _unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
-        return self._principal(claims)
+        principal = self._principal(claims)
+        self.cache.put(token, principal, exp=int(claims["exp"]), now=now)
+        return principal
 
     def _decode(
         self, token: str, key: Any, alg: str, issuer: str | None, audience: str | None
     ) -> dict[str, Any]:
         options: Options = {"require": ["sub", "exp"], "verify_aud": bool(audience)}
         try:
-            return jwt.decode(
+            return self._jwt.decode(
                 token,
                 key,
                 algorithms=[alg],

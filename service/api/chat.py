@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict
+from fastapi import APIRouter, Query, Response
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from pipelines.outcome import ChatOutcome
 from pipelines.ports import StoreUnavailable
+from pipelines.safety.classify import Classification
 from service.chat_input import check_message
-from service.deps import ContainerDep, CurrentUser, RateLimitedUser
+from service.deps import ChatCaller, ChatCallerDep, ContainerDep, CurrentUser
 from service.errors import ServiceError, responses
-from service.metrics import MetricsDep
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 HISTORY_DAYS = 30
@@ -69,21 +70,38 @@ class HistoryResponse(BaseModel):
     messages: list[HistoryMessage]
 
 
-@router.post("", response_model=ChatResponse, responses=responses(401, 413, 422, 429))
-async def post_chat(
-    body: ChatRequest, user: RateLimitedUser, container: ContainerDep, metrics: MetricsDep
-) -> Any:
-    """A rejected (abusive) message is an answer too: 200 with route `reject`."""
-    message = check_message(body.message, container.settings.max_message_chars)
+_CHAT_RESPONSE = TypeAdapter(ChatResponse)
+
+
+async def answer_chat(
+    caller: ChatCaller, message: str, verdict: Classification | None = None
+) -> ChatOutcome:
+    """The message checks (413, 422), then the pipeline; the chat is counted either way.
+    `verdict`: the message's classification, when the caller already made it."""
+    container, user = caller.container, caller.user
+    message = check_message(message, container.settings.max_message_chars)
     try:
         outcome = await container.pipeline.answer(
-            message, user_id=user.user_id, user_name=user.name
+            message, user_id=user.user_id, user_name=user.name, verdict=verdict
         )
     except Exception:
-        metrics.observe_failure()
+        caller.metrics.observe_failure()
         raise
-    metrics.observe(outcome)
-    return outcome.as_dict()
+    caller.metrics.observe(outcome)
+    return outcome
+
+
+def chat_response(outcome: ChatOutcome) -> Response:
+    """The 200 answer, byte for byte what FastAPI makes of `response_model=ChatResponse`
+    (validated, then Pydantic's JSON dump), built here so the fast path can send it too."""
+    answer = _CHAT_RESPONSE.validate_python(outcome.as_dict(), from_attributes=True)
+    return Response(_CHAT_RESPONSE.dump_json(answer, by_alias=True), media_type="application/json")
+
+
+@router.post("", response_model=ChatResponse, responses=responses(401, 413, 422, 429))
+async def post_chat(body: ChatRequest, caller: ChatCallerDep) -> Response:
+    """A rejected (abusive) message is an answer too: 200 with route `reject`."""
+    return chat_response(await answer_chat(caller, body.message))
 
 
 @router.get("/history", responses=responses(401, 422, 503))

@@ -11,6 +11,7 @@ import pytest
 from pipelines.answers import ABSTAIN, MODEL_UNAVAILABLE
 from pipelines.ports import ChatRecord
 from pipelines.runner import ChatOutcome, ChatPipeline
+from pipelines.safety.classify import Classification
 from tests.fakes.chat_model import FakeChatModel
 from tests.unit._pipeline_kit import (
     NAME,
@@ -84,6 +85,15 @@ async def test_the_shortcut_and_the_graph_give_the_same_rejection(message: str) 
     [one], [other] = shortcut_kit.tracer.events, graph_kit.tracer.events
     assert one.pop("trace_id") != other.pop("trace_id")
     assert one == other
+
+
+async def test_an_edge_verdict_is_used_instead_of_classifying_again() -> None:
+    kit = await seeded_kit()
+    edge = Classification("abusive", ("edge.verdict",))
+    outcome = await ask(kit, "you stupid idiot", verdict=edge)
+    assert outcome.route == "reject" and outcome.calls.as_dict() == ZERO
+    [event] = kit.tracer.events
+    assert event["reasons"] == ["edge.verdict"]  # the edge's verdict, not a second classify
 
 
 # ------------------------------------------------------------------ 2. cheap greeting
