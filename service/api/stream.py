@@ -56,7 +56,7 @@ def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"content": {"application/json": {"schema": schema}}} for status in statuses}
 
 
-def checked_message(body: ChatRequest, container: ContainerDep) -> str:
+async def checked_message(body: ChatRequest, container: ContainerDep) -> str:
     """The size cap and emptiness checks of POST /v1/chat, before the response starts."""
     return check_message(body.message, container.settings.max_message_chars)
 
