@@ -19,7 +19,9 @@ from pipelines.metering import metered
 from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
 from pipelines.runner import ChatPipeline
 from prompts import PromptBook
+from service.adapters.caching_embedder import CachingEmbedder
 from service.adapters.history_outbox import OutboxChatStore
+from service.auth_throttle import AuthThrottle
 from service.pipeline_config import load_pipeline_config
 from service.rate_limit import SlidingWindowLimiter
 from service.secret_file import load_or_create_secret
@@ -48,6 +50,7 @@ class Container:
     tokens: TokenService
     passwords: Passwords
     limiter: SlidingWindowLimiter
+    auth_throttle: AuthThrottle  # register and login (service/auth_throttle.py)
     probes: dict[str, Probe]
     closers: list[tuple[str, Closer]] = field(default_factory=list)
     closed: bool = False
@@ -201,16 +204,24 @@ def token_service(settings: Settings) -> TokenService:
     secret = settings.jwt_secret
     key = secret.get_secret_value() if secret else load_or_create_secret(settings.data_dir)
     pem = settings.external_public_key()
-    external = (
-        ExternalIdp(pem, settings.jwt_external_issuer, settings.jwt_external_audience)
-        if pem
-        else None
-    )
+    external = None
+    if pem:  # Settings refuses a key without both issuer and audience
+        assert settings.jwt_external_issuer and settings.jwt_external_audience
+        external = ExternalIdp(pem, settings.jwt_external_issuer, settings.jwt_external_audience)
     return TokenService(
         key,
         ttl=timedelta(minutes=settings.jwt_ttl_minutes),
         issuer=settings.jwt_issuer,
         external=external,
+        local=settings.local_accounts,
+    )
+
+
+def auth_throttle(settings: Settings) -> AuthThrottle:
+    return AuthThrottle(
+        requests_per_ip=settings.auth_requests_per_ip_per_minute,
+        failures_per_ip=settings.login_attempts_per_minute,
+        failures_per_account=settings.login_failures_per_account_per_minute,
     )
 
 
@@ -250,7 +261,7 @@ async def build_container(
         await replay_outbox(outbox)
         metered_store = metered(outbox, "store")
         deps = PipelineDeps(
-            embedder=metered(embedder, "embed"),
+            embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts
             index=metered(index, "vector"),
             detector=detector,
             chat_model=metered(chat_model, "llm") if chat_model is not None else None,
@@ -268,6 +279,7 @@ async def build_container(
             tokens=token_service(settings),
             passwords=passwords or Passwords(),
             limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),
+            auth_throttle=auth_throttle(settings),
             probes=_probes(embedder, index, store, chat_model),
             closers=closers,
         )

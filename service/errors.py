@@ -7,6 +7,7 @@ The catch-all handler logs the exception type and stack frames only (no message,
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from collections.abc import Mapping
 from typing import Any
@@ -84,8 +85,23 @@ async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(code, detail, exc.status_code, exc.headers)
 
 
-def _safe_location(loc: tuple[Any, ...]) -> list[str | int]:
-    return [part if isinstance(part, int) else str(part) for part in loc]
+_FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+_PLACEHOLDERS = {"<extra>", "<key>", "[key]"}
+
+
+def _safe_location(loc: tuple[Any, ...], error_type: str) -> list[str | int]:
+    """`loc` with every part the client chose as a key replaced: an unknown key (extra_forbidden)
+    becomes "<extra>", a dict key (before "[key]", or not shaped like a field name) "<key>"."""
+    parts: list[str | int] = [part if isinstance(part, int) else str(part) for part in loc]
+    if error_type == "extra_forbidden" and parts and not isinstance(parts[-1], int):
+        parts[-1] = "<extra>"
+    for i, part in enumerate(parts):
+        if part == "[key]" and i > 0:
+            parts[i - 1] = "<key>"
+    return [
+        p if isinstance(p, int) or p in _PLACEHOLDERS or _FIELD_NAME.fullmatch(p) else "<key>"
+        for p in parts
+    ]
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
@@ -95,7 +111,10 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
         return error_response("malformed_json", "The request body is not valid JSON.", 422)
     # Only where and what: `input` and `ctx` can carry the submitted value, so they are dropped.
     fields = [
-        {"loc": _safe_location(tuple(p.get("loc", ()))), "msg": str(p.get("msg", "invalid"))}
+        {
+            "loc": _safe_location(tuple(p.get("loc", ())), str(p.get("type", ""))),
+            "msg": str(p.get("msg", "invalid")),
+        }
         for p in problems
     ]
     return error_response("invalid_request", fields, 422)

@@ -24,6 +24,13 @@ class SlidingWindowLimiter:
 
     def check(self, key: str) -> float | None:
         """Records one request; returns None if allowed, else seconds until one is allowed."""
+        wait_s = self.wait(key)
+        if wait_s is None and self.limit > 0:
+            self._hits[key].append(self._clock())
+        return wait_s
+
+    def wait(self, key: str) -> float | None:
+        """Like `check`, but records nothing (for budgets that count failures only)."""
         if self.limit <= 0:
             return None
         now = self._clock()
@@ -33,8 +40,13 @@ class SlidingWindowLimiter:
             hits.popleft()
         if len(hits) >= self.limit:
             return max(hits[0] + WINDOW_S - now, 0.0)
-        hits.append(now)
         return None
+
+    def record(self, key: str) -> None:
+        """Counts one event against `key` (whether or not it is over the limit)."""
+        if self.limit > 0:
+            self.wait(key)  # drops hits that left the window
+            self._hits[key].append(self._clock())
 
     def _sweep(self, now: float) -> None:
         """Forgets idle users once a window, so memory follows active users only."""

@@ -23,6 +23,7 @@ class Settings(BaseSettings):
         extra="ignore",
         frozen=True,
         populate_by_name=True,
+        hide_input_in_errors=True,  # a startup error must not print WARDEN_JWT_SECRET & co.
     )
 
     # Storage: embedded stores live here (Qdrant Edge, mongoeco, the JWT secret, the lock file).
@@ -40,6 +41,16 @@ class Settings(BaseSettings):
     jwt_public_key_file: Path | None = None
     jwt_external_issuer: str | None = None
     jwt_external_audience: str | None = None
+    # Own accounts (register, POST /v1/auth/token, HS256 tokens) beside an external provider:
+    # unset = on without a provider, off with one. allow_signup still governs registration.
+    allow_local_accounts: bool | None = None
+
+    # Login and register throttles (independent of rate_limit_per_minute; never off).
+    # Failed logins per client IP; failed logins per account (all IPs) beyond which each further
+    # attempt on that account is delayed, never refused, so nobody can lock a victim out.
+    login_attempts_per_minute: Annotated[int, Field(ge=1, le=10_000)] = 10
+    login_failures_per_account_per_minute: Annotated[int, Field(ge=1, le=100_000)] = 30
+    auth_requests_per_ip_per_minute: Annotated[int, Field(ge=1, le=100_000)] = 30
 
     # Abuse and size limits.
     rate_limit_per_minute: Annotated[int, Field(ge=0, le=100_000)] = 60  # 0 = off
@@ -92,7 +103,13 @@ class Settings(BaseSettings):
             raise ValueError("WARDEN_JWT_SECRET must be at least 32 characters")
         return value
 
-    @field_validator("qdrant_url", "llm_base_url", "langfuse_base_url", "jwt_external_issuer")
+    @field_validator(
+        "qdrant_url",
+        "llm_base_url",
+        "langfuse_base_url",
+        "jwt_external_issuer",
+        "jwt_external_audience",
+    )
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
@@ -103,6 +120,13 @@ class Settings(BaseSettings):
     def _one_public_key(self) -> Settings:
         if self.jwt_public_key is not None and self.jwt_public_key_file is not None:
             raise ValueError("set WARDEN_JWT_PUBLIC_KEY or WARDEN_JWT_PUBLIC_KEY_FILE, not both")
+        has_key = self.jwt_public_key is not None or self.jwt_public_key_file is not None
+        if has_key and not (self.jwt_external_issuer and self.jwt_external_audience):
+            # Without both, any token that provider signs for another app would be accepted.
+            raise ValueError(
+                "an external identity provider (WARDEN_JWT_PUBLIC_KEY or _FILE) needs both "
+                "WARDEN_JWT_EXTERNAL_ISSUER and WARDEN_JWT_EXTERNAL_AUDIENCE"
+            )
         return self
 
     # ------------------------------------------------------------ derived
@@ -111,6 +135,13 @@ class Settings(BaseSettings):
     def embedded_stores(self) -> bool:
         """True when any store lives in data_dir (then only one process may open it)."""
         return self.qdrant_url is None or self.mongodb_uri is None
+
+    @property
+    def local_accounts(self) -> bool:
+        """Own accounts and HS256 tokens: on by default, off by default beside a provider."""
+        if self.allow_local_accounts is not None:
+            return self.allow_local_accounts
+        return self.jwt_public_key is None and self.jwt_public_key_file is None
 
     def external_public_key(self) -> str | None:
         """The identity provider's PEM public key, if one is configured."""

@@ -4,6 +4,10 @@ Register answers 202 with the same body for a new and an already registered emai
 existing account is left untouched); the password is hashed in both cases so the timing
 matches too. Login answers the same 401 `invalid_credentials` for an unknown email and a wrong
 password, and checks unknown emails against a dummy hash.
+
+Both routes are throttled per client IP, and failed logins per IP and per account
+(service/auth_throttle.py). Beside an external identity provider both are off unless
+WARDEN_ALLOW_LOCAL_ACCOUNTS is true.
 """
 
 from __future__ import annotations
@@ -13,19 +17,20 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, status
+from fastapi import APIRouter, Depends, Request, status
 from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipelines.ports import AlreadyExists, StoreUnavailable, UserRecord
+from service.bootstrap import Container
 from service.deps import ContainerDep
 from service.errors import ServiceError, responses
-from service.rate_limit import retry_after_header
 
 router = APIRouter(prefix="/v1/auth", tags=["auth"])
 
 # Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is not checked.
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)+$")
+MAX_USERNAME_CHARS = 254
 REGISTER_ACCEPTED = (
     "If this email can be registered, the account is ready: request a token at POST /v1/auth/token."
 )
@@ -57,14 +62,31 @@ class TokenResponse(BaseModel):
     expires_in: int
 
 
+def _client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _local_accounts_only(container: Container) -> None:
+    if not container.settings.local_accounts:
+        raise ServiceError(
+            "local_accounts_disabled",
+            "Accounts are managed by the identity provider; use its tokens.",
+            403,
+        )
+
+
 @router.post(
     "/register",
     status_code=status.HTTP_202_ACCEPTED,
-    responses=responses(403, 413, 422, 503),
+    responses=responses(403, 413, 422, 429, 503),
 )
-async def register_user(body: RegisterRequest, container: ContainerDep) -> RegisterAccepted:
+async def register_user(
+    body: RegisterRequest, request: Request, container: ContainerDep
+) -> RegisterAccepted:
+    _local_accounts_only(container)
     if not container.settings.allow_signup:
         raise ServiceError("signup_disabled", "Self-registration is switched off.", 403)
+    container.auth_throttle.admit(_client_ip(request))
     password_hash = await container.passwords.hash(body.password)
     user = UserRecord(
         id=uuid.uuid4().hex,
@@ -84,24 +106,29 @@ async def register_user(body: RegisterRequest, container: ContainerDep) -> Regis
     return RegisterAccepted()
 
 
-@router.post("/token", responses=responses(401, 413, 422, 429, 503))
+@router.post("/token", responses=responses(401, 403, 413, 422, 429, 503))
 async def issue_token(
-    form: Annotated[OAuth2PasswordRequestForm, Depends()], container: ContainerDep
+    form: Annotated[OAuth2PasswordRequestForm, Depends()],
+    request: Request,
+    container: ContainerDep,
 ) -> TokenResponse:
+    _local_accounts_only(container)
+    if len(form.username) > MAX_USERNAME_CHARS:  # before any throttle keeps it
+        raise ServiceError("invalid_request", "The username is too long.", 422)
     email = form.username.strip().lower()
-    wait_s = container.limiter.check(f"login:{email}")  # slows password guessing per account
-    if wait_s is not None:
-        raise ServiceError(
-            "rate_limited", "Too many attempts; retry later.", 429, retry_after_header(wait_s)
-        )
+    ip = _client_ip(request)
+    throttle = container.auth_throttle
+    throttle.admit(ip)
+    await throttle.before_login(ip, email)
     try:
-        user = await container.store.user_by_email(email) if len(email) <= 254 else None
+        user = await container.store.user_by_email(email)
     except StoreUnavailable:
         raise ServiceError(
             "store_unavailable", "Accounts are unavailable; retry later.", 503
         ) from None
     ok = await container.passwords.verify(form.password, user.password_hash if user else None)
     if user is None or not ok:
+        throttle.failed_login(ip, email)
         raise ServiceError(
             "invalid_credentials",
             "Incorrect email or password.",

@@ -70,8 +70,8 @@ async def test_register_validates_without_echoing_the_values(kit: Kit) -> None:
     assert kit.store.users == {}
 
 
-async def test_login_attempts_per_account_are_rate_limited(make_kit: KitFactory) -> None:
-    kit = await make_kit(rate_limit_per_minute=2)
+async def test_failed_login_attempts_are_rate_limited(make_kit: KitFactory) -> None:
+    kit = await make_kit(login_attempts_per_minute=2)
     for _ in range(2):
         assert (await kit.login("asha@example.org", "guess")).status_code == 401
     response = await kit.login("asha@example.org", "guess")

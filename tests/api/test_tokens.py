@@ -124,7 +124,12 @@ async def test_external_identity_provider_tokens(make_kit: KitFactory) -> None:
 async def test_public_key_used_as_an_hmac_secret_is_refused(make_kit: KitFactory) -> None:
     """Algorithm confusion: an HS256 token 'signed' with the IdP's public key."""
     _, public_pem = _rsa_pair()
-    kit = await make_kit(jwt_public_key=public_pem)
+    kit = await make_kit(
+        jwt_public_key=public_pem,
+        jwt_external_issuer="https://idp.test",
+        jwt_external_audience="warden",
+        allow_local_accounts=True,  # own HS256 tokens stay accepted: the control below
+    )
     token = _hs256_by_hand(_claims(), public_pem.encode())
     control = _hs256_by_hand(_claims(), SECRET.encode())  # the same recipe with the real key
 
