@@ -25,6 +25,7 @@ import pytest
 from service.cli import main
 from service.settings import Settings
 from tests.integration.llm_server import llm_server
+from tests.spec_fields import ASK_FIELDS
 
 __all__ = ["llm_server"]
 
@@ -33,8 +34,6 @@ SAMPLE_KB = ROOT / "sample_kb"
 SAMPLE_DOCS = 14
 COUNTS = {"added", "replaced", "skipped", "removed"}
 # SPEC section 4: every field of `warden ask --json`
-ASK_FIELDS = {"route", "mode", "response", "confidence", "sources", "pii_found", "pii_entities"}
-ASK_FIELDS |= {"safe_query", "latency_ms", "calls"}
 SOURCE_FIELDS = {"source", "page", "parent_id", "preview", "score"}
 CALL_KINDS = {"llm", "embed", "vector", "store"}
 EVENTS_LOGGER = "warden.events"

@@ -28,9 +28,7 @@ from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.store import FakeStore
 from tests.fakes.tracer import RecordingTracer
 from tests.fakes.vector_index import FakeVectorIndex
-
-ASK_FIELDS = {"route", "mode", "response", "confidence", "sources", "pii_found", "pii_entities"}
-ASK_FIELDS |= {"safe_query", "latency_ms", "calls"}
+from tests.spec_fields import ASK_FIELDS
 
 
 @pytest.fixture
