@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ingestion import points as pts
+from ingestion.chunking import Child
 from ingestion.files import SourceFile, discover, is_within
 from ingestion.loaders import DocumentError, file_name, is_supported
 from ingestion.report import Action, IngestReport, Progress, ProgressEvent
@@ -125,16 +126,19 @@ async def index_upload(
     expires_at: datetime,
     embedder: Embedder,
     index: VectorIndex,
+    children: Sequence[Child] | None = None,
 ) -> int:
     """Indexes one user's upload as temporary knowledge; returns the number of chunks.
 
+    `children`: the upload already split (by a caller that parsed it under its own limits).
     Raises UnsupportedDocument / CorruptDocument / EmptyDocument before anything is written;
     if writing fails midway the points already written are removed again.
     """
     if not user_id:
         raise ValueError("an upload needs the uploader's user id")
     name = file_name(filename)
-    children = await pts.children_of(data, name, doc_id)
+    if children is None:
+        children = await pts.children_of(data, name, doc_id)
     shared = pts.document_payload(
         doc_id=doc_id,
         source=name,

@@ -3,19 +3,46 @@
 PDFs give one `LoadedPage` per page (1-based `page`); the other formats give one page with
 `page=None`. DOCX headings become Markdown heading lines (`## Title`) and tables become
 `cell | cell` rows, so the chunker splits every format the same way. Errors are raised as
-`UnsupportedDocument`, `CorruptDocument` or `EmptyDocument`, each with a stable `code`.
+`UnsupportedDocument`, `CorruptDocument`, `EmptyDocument` or (over a `LoadBudget`)
+`DocumentTooLarge` / `TooManyChunks`, each with a stable `code`. Untrusted uploads pass a
+budget, which stops parsing as soon as it is spent; trusted core files (`warden ingest`) don't.
 """
 
 from __future__ import annotations
 
-import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from docx.table import Table
+from ingestion.docx_text import read_docx
+from ingestion.load_limits import (
+    CorruptDocument,
+    DocumentError,
+    DocumentTooLarge,
+    EmptyDocument,
+    LoadBudget,
+    Meter,
+    TooManyChunks,
+    UnsupportedDocument,
+)
+from ingestion.pdf_text import read_pdf
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS",
+    "CorruptDocument",
+    "DocumentError",
+    "DocumentTooLarge",
+    "EmptyDocument",
+    "LoadBudget",
+    "LoadedPage",
+    "TooManyChunks",
+    "UnsupportedDocument",
+    "extension_of",
+    "file_name",
+    "is_supported",
+    "load_document",
+]
 
 SUPPORTED_EXTENSIONS = frozenset({".pdf", ".docx", ".txt", ".md", ".markdown"})
 
@@ -24,26 +51,6 @@ SUPPORTED_EXTENSIONS = frozenset({".pdf", ".docx", ".txt", ".md", ".markdown"})
 class LoadedPage:
     text: str
     page: int | None  # 1-based page number for PDFs, None where a format has no pages
-
-
-class DocumentError(Exception):
-    """A document that cannot be indexed; `code` is a stable machine-readable reason."""
-
-    code = "document_error"
-
-
-class UnsupportedDocument(DocumentError):
-    code = "unsupported_type"
-
-
-class CorruptDocument(DocumentError):
-    code = "corrupt_document"
-
-
-class EmptyDocument(CorruptDocument):
-    """Readable, but holds no text (e.g. a scanned PDF or an empty file)."""
-
-    code = "empty_document"
 
 
 def file_name(filename: str) -> str:
@@ -59,8 +66,11 @@ def is_supported(filename: str) -> bool:
     return extension_of(filename) in SUPPORTED_EXTENSIONS
 
 
-def load_document(source: Path | bytes, filename: str | None = None) -> list[LoadedPage]:
-    """Loads a file from a path, or from `bytes` named by `filename` (its extension decides)."""
+def load_document(
+    source: Path | bytes, filename: str | None = None, *, budget: LoadBudget | None = None
+) -> list[LoadedPage]:
+    """Loads a file from a path, or from `bytes` named by `filename` (its extension decides).
+    With a `budget`, parsing stops with DocumentTooLarge/TooManyChunks once it is spent."""
     if isinstance(source, bytes):
         if filename is None:
             raise TypeError("load_document(bytes) needs a filename")
@@ -74,7 +84,7 @@ def load_document(source: Path | bytes, filename: str | None = None) -> list[Loa
     reader = _READERS.get(extension)
     if reader is None:
         raise UnsupportedDocument(_unsupported_message(name))
-    pages = [LoadedPage(_tidy(p.text), p.page) for p in reader(data)]
+    pages = [LoadedPage(_tidy(text), page) for text, page in reader(data, Meter(budget))]
     pages = [p for p in pages if p.text]
     if not pages:
         raise EmptyDocument(f"{file_name(name)!r} contains no extractable text")
@@ -94,79 +104,26 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def _read_text(data: bytes) -> list[LoadedPage]:
+def _read_text(data: bytes, meter: Meter) -> list[tuple[str, int | None]]:
     if b"\x00" in data[:8192]:
         raise CorruptDocument("the text file looks binary (it contains NUL bytes)")
     for encoding in ("utf-8-sig", "cp1252"):
         try:
-            return [LoadedPage(data.decode(encoding), None)]
+            text = data.decode(encoding)
         except UnicodeDecodeError:
             continue
+        meter.add("chars", len(text))
+        return [(text, None)]
     raise CorruptDocument("the text file is neither UTF-8 nor Windows-1252 encoded")
 
 
-def _read_pdf(data: bytes) -> list[LoadedPage]:
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise CorruptDocument("the PDF is password-protected")
-        return [
-            LoadedPage(page.extract_text() or "", number)
-            for number, page in enumerate(reader.pages, start=1)
-        ]
-    except CorruptDocument:
-        raise
-    except Exception as exc:  # pypdf raises many types on damaged files
-        raise CorruptDocument(f"the PDF could not be read ({type(exc).__name__})") from exc
+def _read_docx(data: bytes, meter: Meter) -> list[tuple[str, int | None]]:
+    return [(read_docx(data, meter), None)]
 
 
-def _read_docx(data: bytes) -> list[LoadedPage]:
-    from docx import Document
-    from docx.table import Table
-
-    try:
-        document = Document(io.BytesIO(data))
-        blocks: list[str] = []
-        for block in document.iter_inner_content():
-            if isinstance(block, Table):
-                blocks.append(_table_text(block))
-            else:
-                blocks.append(_paragraph_text(block.text, block.style.name if block.style else ""))
-    except Exception as exc:  # not a zip, missing parts, bad XML, ...
-        raise CorruptDocument(f"the DOCX could not be read ({type(exc).__name__})") from exc
-    return [LoadedPage("\n\n".join(b for b in blocks if b.strip()), None)]
-
-
-def _paragraph_text(text: str, style: str) -> str:
-    """Heading styles become Markdown headings so the chunker can split on them."""
-    text = text.strip()
-    if not text:
-        return ""
-    if style == "Title":
-        return f"# {text}"
-    match = re.fullmatch(r"Heading (\d)", style)
-    if match:
-        return f"{'#' * min(int(match.group(1)) + 1, 6)} {text}"
-    return text
-
-
-def _table_text(table: Table) -> str:
-    rows = []
-    for row in table.rows:
-        cells: list[str] = []
-        for cell in row.cells:
-            value = " ".join(cell.text.split())
-            if not cells or cells[-1] != value:  # merged cells repeat their text
-                cells.append(value)
-        if any(cells):
-            rows.append(" | ".join(cells))
-    return "\n".join(rows)
-
-
-_READERS = {
-    ".pdf": _read_pdf,
+_Reader = Callable[[bytes, Meter], list[tuple[str, int | None]]]
+_READERS: dict[str, _Reader] = {
+    ".pdf": read_pdf,
     ".docx": _read_docx,
     ".txt": _read_text,
     ".md": _read_text,

@@ -4,32 +4,43 @@ Nothing is half-written: a refused or failed upload leaves no vectors and no rec
 removes what it wrote; a record that cannot be stored takes its vectors with it). Should that
 clean-up itself fail, the vectors still carry `expires_at` and the sweeper removes them.
 One user's uploads run one at a time (per process), so the live-document limit holds.
+An upload is parsed once, under a work budget, in the single upload-parsing thread, and
+refused (413) as soon as the budget is spent; uploads are then embedded one at a time, so
+uploads queue behind each other instead of starving chats.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from ingestion.chunking import Child
 from ingestion.indexer import index_upload
 from ingestion.loaders import DocumentError
 from pipelines.ports import DocumentRecord, DocumentRegistry, Embedder, VectorIndex
 from service.bootstrap import Container
-from service.document_limits import DocumentLimits, UserLocks, check_chunk_count
+from service.document_limits import DocumentLimits, UserLocks, parse_upload
 from service.errors import ServiceError
 from service.upload_checks import check_upload, clean_file_name
 
 log = logging.getLogger("warden.documents")
 DOCUMENT_ID = re.compile(r"[0-9a-f]{32}")  # uuid4().hex
-_STATUS_FOR_CODE = {"unsupported_type": 415, "upload_too_large": 413, "too_many_chunks": 413}
+_STATUS_FOR_CODE = {
+    "unsupported_type": 415,
+    "upload_too_large": 413,
+    "document_too_large": 413,
+    "too_many_chunks": 413,
+}
 
 
 def refusal(error: DocumentError) -> ServiceError:
-    """unsupported_type 415; upload_too_large, too_many_chunks 413; corrupt/empty 422."""
+    """unsupported_type 415; upload_too_large, document_too_large, too_many_chunks 413;
+    corrupt/empty 422."""
     return ServiceError(error.code, str(error), _STATUS_FOR_CODE.get(error.code, 422))
 
 
@@ -58,6 +69,7 @@ class DocumentService:
         self._clock = clock
         self.limits = limits
         self._locks = UserLocks()
+        self._embedding = asyncio.Semaphore(1)  # one upload embeds at a time
 
     @classmethod
     def from_container(
@@ -79,16 +91,23 @@ class DocumentService:
             raise self.limits.too_large()
         name = clean_file_name(raw_name)
         try:
-            check_upload(data, name, max_expanded_bytes=self.limits.max_expanded_bytes)
+            check_upload(
+                data,
+                name,
+                max_expanded_bytes=self.limits.max_expanded_bytes,
+                max_xml_bytes=self.limits.max_xml_bytes,
+            )
         except DocumentError as error:
             raise refusal(error) from None
         async with self._locks.hold(user_id):
             await self._check_quota(user_id)
+            doc_id = uuid.uuid4().hex  # chunk ids derive from it
             try:
-                await check_chunk_count(data, name, self.limits.max_chunks)
+                children = await parse_upload(data, name, doc_id, self.limits)
             except DocumentError as error:
                 raise refusal(error) from None
-            return await self._index_and_record(data, name, user_id)
+            async with self._embedding:
+                return await self._index_and_record(children, data, name, user_id, doc_id)
 
     async def live_documents(self, user_id: str) -> list[DocumentRecord]:
         """The user's unexpired documents, oldest first."""
@@ -126,10 +145,12 @@ class DocumentService:
                 409,
             )
 
-    async def _index_and_record(self, data: bytes, name: str, user_id: str) -> DocumentRecord:
+    async def _index_and_record(
+        self, children: Sequence[Child], data: bytes, name: str, user_id: str, doc_id: str
+    ) -> DocumentRecord:
         now = _millis(self._clock())
         record = DocumentRecord(
-            id=uuid.uuid4().hex,
+            id=doc_id,
             user_id=user_id,
             name=name,
             chunks=0,
@@ -137,21 +158,13 @@ class DocumentService:
             expires_at=now + self.limits.ttl,
         )
         try:
-            chunks = await index_upload(
-                data,
-                name,
-                user_id=user_id,
-                doc_id=record.id,
-                expires_at=record.expires_at,
-                embedder=self._embedder,
-                index=self._index,
-            )
-        except DocumentError as error:  # raised before anything is written
-            raise refusal(error) from None
-        except Exception as error:
-            log.warning("indexing an upload failed: %s", type(error).__name__)
+            chunks = await self._index_children(children, data, record)
+        except BaseException as error:  # incl. cancellation: no vectors without a record
             await self._forget(record)
-            raise _unavailable("index") from None
+            if isinstance(error, Exception):
+                log.warning("indexing an upload failed: %s", type(error).__name__)
+                raise _unavailable("index") from None
+            raise
         record = replace(record, chunks=chunks)
         try:
             await self._registry.add_document(record)
@@ -162,6 +175,20 @@ class DocumentService:
                 raise _unavailable("store") from None
             raise
         return record
+
+    async def _index_children(
+        self, children: Sequence[Child], data: bytes, record: DocumentRecord
+    ) -> int:
+        return await index_upload(
+            data,
+            record.name,
+            user_id=record.user_id,
+            doc_id=record.id,
+            expires_at=record.expires_at,
+            embedder=self._embedder,
+            index=self._index,
+            children=children,
+        )
 
     async def _forget(self, record: DocumentRecord) -> None:
         """Removes an upload's vectors; on failure the sweeper removes them at expiry."""

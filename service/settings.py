@@ -79,6 +79,7 @@ class Settings(BaseSettings):
     upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0
     max_documents_per_user: Annotated[int, Field(ge=1, le=10_000)] = 20
     max_upload_chunks: Annotated[int, Field(ge=1, le=100_000)] = 1000
+    max_upload_pages: Annotated[int, Field(ge=1, le=100_000)] = 500
     document_sweep_interval_s: Annotated[float, Field(gt=0, le=24 * 3600)] = 60.0
     shutdown_flush_timeout_s: Annotated[float, Field(gt=0, le=60)] = 5.0
 

@@ -1,6 +1,8 @@
 """Pure checks on an uploaded file before any parsing: a safe display name, and a content sniff
 that must agree with the extension (a `.pdf` starts with `%PDF-`, a `.docx` is a zip holding
-`word/document.xml`, a `.txt`/`.md` is text). Failures raise the loaders' DocumentErrors."""
+`word/document.xml`, a `.txt`/`.md` is text). A DOCX whose archive or main XML declares more
+than the caps is refused from its zip directory alone (the loader enforces the same XML cap
+on the bytes it actually inflates). Failures raise the loaders' DocumentErrors."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import PurePosixPath
 
 from ingestion.loaders import (
     DocumentError,
+    DocumentTooLarge,
     EmptyDocument,
     UnsupportedDocument,
     extension_of,
@@ -45,9 +48,12 @@ def clean_file_name(raw: str | None) -> str:
     return name[: MAX_NAME_CHARS - len(suffix)].rstrip(" .") + suffix
 
 
-def check_upload(data: bytes, name: str, *, max_expanded_bytes: int) -> None:
+def check_upload(
+    data: bytes, name: str, *, max_expanded_bytes: int, max_xml_bytes: int | None = None
+) -> None:
     """Raises UnsupportedDocument (wrong extension, or content that is not what it claims),
-    EmptyDocument (no bytes) or UploadTooLarge (a DOCX that inflates past the limit)."""
+    EmptyDocument (no bytes), UploadTooLarge (a DOCX archive that inflates past
+    `max_expanded_bytes`) or DocumentTooLarge (its word/document.xml is over `max_xml_bytes`)."""
     if not is_supported(name):
         raise UnsupportedDocument(_unsupported(name))
     if not data:
@@ -57,12 +63,12 @@ def check_upload(data: bytes, name: str, *, max_expanded_bytes: int) -> None:
         if b"%PDF-" not in data[:PDF_MAGIC_WINDOW]:
             raise UnsupportedDocument("the file is named .pdf but is not a PDF")
     elif extension == ".docx":
-        _check_docx(data, max_expanded_bytes)
+        _check_docx(data, max_expanded_bytes, max_xml_bytes)
     elif data.startswith(_BINARY_MAGIC) or b"\x00" in data[:8192]:
         raise UnsupportedDocument(f"the file is named {extension} but is not text")
 
 
-def _check_docx(data: bytes, max_expanded_bytes: int) -> None:
+def _check_docx(data: bytes, max_expanded_bytes: int, max_xml_bytes: int | None) -> None:
     if not data.startswith(ZIP_MAGIC):
         raise UnsupportedDocument("the file is named .docx but is not a Word document")
     try:
@@ -70,10 +76,13 @@ def _check_docx(data: bytes, max_expanded_bytes: int) -> None:
             entries = archive.infolist()
     except (zipfile.BadZipFile, ValueError, OSError):
         return  # a damaged zip: the loader reports it as corrupt_document
-    if not any(entry.filename == "word/document.xml" for entry in entries):
+    main = next((entry for entry in entries if entry.filename == "word/document.xml"), None)
+    if main is None:
         raise UnsupportedDocument("the file is named .docx but is not a Word document")
     if sum(entry.file_size for entry in entries) > max_expanded_bytes:
         raise UploadTooLarge(f"the document expands to more than {max_expanded_bytes} bytes")
+    if max_xml_bytes is not None and main.file_size > max_xml_bytes:
+        raise DocumentTooLarge(f"the document's XML is larger than {max_xml_bytes} bytes")
 
 
 def _unsupported(name: str) -> str:

@@ -1,24 +1,33 @@
-"""Loaders: every format to pages, and clear errors for bad files."""
+"""Loaders: every format to pages, clear errors for bad files, and budgets that stop a
+document bomb while it is parsed."""
 
 from __future__ import annotations
 
 import io
+import zipfile
 import zlib
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from docx import Document
-from pypdf import PdfWriter
+from pypdf import PdfWriter, get_configuration
 
+from ingestion.load_limits import Meter
 from ingestion.loaders import (
     CorruptDocument,
     DocumentError,
+    DocumentTooLarge,
     EmptyDocument,
+    LoadBudget,
     LoadedPage,
+    TooManyChunks,
     UnsupportedDocument,
     file_name,
     load_document,
 )
+
+_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 def pdf_bytes(pages: list[list[str]]) -> bytes:
@@ -29,16 +38,41 @@ def pdf_bytes(pages: list[list[str]]) -> bytes:
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     for i, lines in enumerate(pages):
         ops = "BT /F1 11 Tf 14 TL 60 780 Td " + " ".join(f"({ln}) Tj T*" for ln in lines) + " ET"
-        stream = zlib.compress(ops.encode("latin-1"))
-        objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {5 + 2 * i} 0 R "
-            "/Resources << /Font << /F1 3 0 R >> >> >>".encode()
-        )
-        objects.append(
-            f"<< /Length {len(stream)} /Filter /FlateDecode >>\nstream\n".encode()
-            + stream
-            + b"\nendstream"
-        )
+        objects.append(_page_object(5 + 2 * i))
+        objects.append(_stream_object(ops.encode("latin-1")))
+    return _pdf_file(objects)
+
+
+def pdf_sharing_one_stream(pages: int, operations_per_page: int) -> bytes:
+    """The reviewer's bomb: every page draws the same FlateDecode content stream, so a few KiB
+    make every page parse (and show) `operations_per_page / 5` one-letter strings again."""
+    ops = b"BT /F1 12 Tf 10 10 Td (a) Tj ET\n" * (operations_per_page // 5)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    kids = " ".join(f"{5 + i} 0 R" for i in range(pages))
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode())
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    objects.append(_stream_object(ops))
+    objects.extend(_page_object(4) for _ in range(pages))
+    return _pdf_file(objects)
+
+
+def _page_object(content: int) -> bytes:
+    return (
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {content} 0 R "
+        "/Resources << /Font << /F1 3 0 R >> >> >>".encode()
+    )
+
+
+def _stream_object(data: bytes) -> bytes:
+    stream = zlib.compress(data, 9)
+    return (
+        f"<< /Length {len(stream)} /Filter /FlateDecode >>\nstream\n".encode()
+        + stream
+        + b"\nendstream"
+    )
+
+
+def _pdf_file(objects: list[bytes]) -> bytes:
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for n, body in enumerate(objects, start=1):
         offsets.append(len(out))
@@ -67,6 +101,23 @@ def docx_bytes() -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
+
+
+def docx_bomb(paragraphs: int, text: str = "a") -> bytes:
+    """The reviewer's bomb: a bare DOCX of `paragraphs` identical tiny paragraphs (~35 bytes of
+    XML each, compressing ~300:1)."""
+    paragraph = f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>"
+    xml = f'<w:document xmlns:w="{_W_NS}"><w:body>{paragraph * paragraphs}</w:body></w:document>'
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        archive.writestr("word/document.xml", xml)
+    return buffer.getvalue()
+
+
+def counting_budget(**caps: int) -> tuple[LoadBudget, Counter[str]]:
+    """A budget with `caps` whose hook counts the pages and paragraphs actually read."""
+    seen: Counter[str] = Counter()
+    return LoadBudget(observe=lambda unit: seen.update([unit]), **caps), seen
 
 
 def test_pdf_gives_one_page_each_with_numbers() -> None:
@@ -165,3 +216,99 @@ def test_bytes_need_a_file_name() -> None:
 )
 def test_file_name_strips_client_paths(given: str, expected: str) -> None:
     assert file_name(given) == expected
+
+
+# --- budgets: a document bomb stops while it is parsed -----------------------------------
+
+
+def test_docx_bomb_stops_at_the_paragraph_cap() -> None:
+    data = docx_bomb(100_000)  # 3.4 MiB of XML in a ~10 KiB upload
+    budget, seen = counting_budget(max_paragraphs=1000)
+    with pytest.raises(DocumentTooLarge) as caught:
+        load_document(data, "bomb.docx", budget=budget)
+    assert caught.value.code == "document_too_large"
+    assert seen["paragraph"] == 1001  # stopped at the first paragraph over the cap
+
+
+def test_docx_text_budget_stops_parsing_early() -> None:
+    data = docx_bomb(10_000, text="x" * 100)
+    budget, seen = counting_budget(max_chars=5000)
+    with pytest.raises(TooManyChunks) as caught:
+        load_document(data, "long.docx", budget=budget)
+    assert caught.value.code == "too_many_chunks"
+    assert seen["paragraph"] == 51
+
+
+def test_docx_over_the_xml_cap_is_refused_before_any_paragraph() -> None:
+    data = docx_bomb(60_000)  # ~2 MiB of XML
+    budget, seen = counting_budget(max_xml_bytes=1 << 20)
+    with pytest.raises(DocumentTooLarge, match="XML"):
+        load_document(data, "bomb.docx", budget=budget)
+    assert seen["paragraph"] == 0
+
+
+def test_pdf_page_cap_is_checked_before_any_page_is_read() -> None:
+    budget, seen = counting_budget(max_pages=3)
+    with pytest.raises(DocumentTooLarge, match="pages"):
+        load_document(pdf_bytes([["one"], ["two"], ["three"], ["four"]]), "a.pdf", budget=budget)
+    assert seen["page"] == 0
+
+
+@pytest.mark.parametrize(
+    ("caps", "pages_read"),
+    [({"max_operations": 10_000}, 6), ({"max_content_bytes": 100_000}, 8)],
+)
+def test_pdf_pages_sharing_one_stream_stop_early(caps: dict[str, int], pages_read: int) -> None:
+    data = pdf_sharing_one_stream(pages=200, operations_per_page=2000)  # 2,000 ops, 13 KB a page
+    budget, seen = counting_budget(**caps)
+    with pytest.raises(DocumentTooLarge) as caught:
+        load_document(data, "bomb.pdf", budget=budget)
+    assert caught.value.code == "document_too_large"
+    assert seen["page"] == pages_read  # not 200
+
+
+def test_pdf_text_budget_stops_at_the_page_that_spends_it() -> None:
+    data = pdf_sharing_one_stream(pages=50, operations_per_page=500)  # 100 letters a page
+    budget, seen = counting_budget(max_chars=250)
+    with pytest.raises(TooManyChunks):
+        load_document(data, "bomb.pdf", budget=budget)
+    assert seen["page"] == 3
+
+
+def test_text_over_the_budget_is_too_many_chunks() -> None:
+    with pytest.raises(TooManyChunks):
+        load_document(b"word " * 1000, "long.txt", budget=LoadBudget(max_chars=4999))
+    assert load_document(b"word " * 1000, "long.txt", budget=LoadBudget(max_chars=5000))
+
+
+def test_without_a_budget_everything_is_read() -> None:
+    """`warden ingest` (trusted files) passes no budget: large documents load whole."""
+    [docx] = load_document(docx_bomb(60_000), "big.docx")
+    assert docx.text.count("a") == 60_000
+    pages = load_document(pdf_sharing_one_stream(pages=30, operations_per_page=2000), "big.pdf")
+    assert [p.page for p in pages] == list(range(1, 31))
+
+
+def test_a_generous_budget_changes_no_text() -> None:
+    budget = LoadBudget.for_text(400_000, max_pages=500, max_xml_bytes=20 << 20, max_seconds=60)
+    for data, name in [
+        (docx_bytes(), "guide.docx"),
+        (pdf_bytes([["First page."], ["Second page."]]), "guide.pdf"),
+        (b"# Title\n\nBody", "notes.md"),
+    ]:
+        assert load_document(data, name, budget=budget) == load_document(data, name)
+    assert get_configuration().xform_maximum_invocations_per_extraction == 5000  # reset
+
+
+def test_meter_deadline_and_refusals_stick() -> None:
+    now = [0.0]
+    meter = Meter(LoadBudget(max_seconds=10, max_paragraphs=2), clock=lambda: now[0])
+    meter.add("paragraphs")
+    now[0] = 10.5
+    with pytest.raises(DocumentTooLarge, match="10 s"):
+        meter.add("paragraphs")
+    capped = Meter(LoadBudget(max_operations=1))
+    capped.add("operations")
+    for _ in range(2):  # a caller that swallowed the first refusal is refused again
+        with pytest.raises(DocumentTooLarge, match="operations"):
+            capped.add("operations")
