@@ -34,6 +34,7 @@ class PipelineState(TypedDict, total=False):
     pii_found: bool
     pii_entities: list[str]
     context: list[str]
+    matched_children: list[list[str]]  # per context passage: texts of its children hit, best first
     sources: list[Source]
     confidence: float
     # generate / greet / reject

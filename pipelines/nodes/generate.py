@@ -17,7 +17,8 @@ from pipelines.masking import mask_passages, name_placeholder
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE
 from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.confidence import passes_gate
-from pipelines.safety.placeholders import PlaceholderVault
+from pipelines.safety.keywords import expand_keywords
+from pipelines.safety.placeholders import PlaceholderVault, without_placeholders
 from pipelines.state import PipelineState
 from pipelines.streaming import StreamRestorer, stream_completion, streams_answer
 
@@ -55,12 +56,18 @@ async def generate(
 
 async def _extractive(state: PipelineState, deps: PipelineDeps) -> dict[str, Any]:
     sources = state.get("sources", [])
+    safe_query = state.get("safe_query", "")
+    query = without_placeholders(safe_query) or safe_query  # as retrieve embedded it
+    expanded = expand_keywords(query, deps.config.keyword_map)
     try:
         text = await extractive_answer(
             state.get("context", []),
             state.get("query_vector", []),
             deps.embedder,
             count=deps.config.extractive_sentences,
+            query=query,
+            expansion=expanded.removeprefix(query),  # expansions are appended, never substituted
+            matched=state.get("matched_children", []),
         )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die
         _log.warning("extractive answer failed: %s", type(exc).__name__)

@@ -9,7 +9,8 @@ from langgraph.runtime import Runtime
 
 from pipelines.deps import PipelineDeps
 from pipelines.masking import mask_request
-from pipelines.retrieval import merge_hits, parent_text, to_source, top_score
+from pipelines.ports import SearchHit
+from pipelines.retrieval import merge_hits, parent_key, parent_text, to_source, top_score
 from pipelines.safety.confidence import confidence_from_score
 from pipelines.safety.keywords import expand_keywords
 from pipelines.safety.placeholders import without_placeholders
@@ -21,7 +22,23 @@ RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"
 
 
 def _nothing_found(error: str) -> dict[str, Any]:
-    return {"context": [], "sources": [], "confidence": 0.0, "query_vector": [], "error": error}
+    return {
+        "context": [],
+        "sources": [],
+        "matched_children": [],
+        "confidence": 0.0,
+        "query_vector": [],
+        "error": error,
+    }
+
+
+def _matched_children(best: list[SearchHit], hits: list[SearchHit]) -> list[list[str]]:
+    """Per chosen parent, the texts of all its children among the hits, best first."""
+    ranked = [hit for hit in sorted(hits, key=lambda hit: -hit.score) if hit.payload.get("text")]
+    return [
+        [str(hit.payload["text"]) for hit in ranked if parent_key(hit) == parent_key(b)]
+        for b in best
+    ]
 
 
 async def retrieve(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
@@ -72,6 +89,7 @@ async def retrieve(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict
         **update,
         "query_vector": list(vector),
         "context": [parent_text(hit) for hit in best],
+        "matched_children": _matched_children(best, [*found.core, *found.personal]),
         "sources": [to_source(hit, preview_chars=config.preview_chars) for hit in best],
         "confidence": confidence_from_score(top_score([*found.core, *found.personal])),
     }

@@ -1,4 +1,4 @@
-"""The Embedder contract, held by the fake and by the ONNX MiniLM adapter alike."""
+"""The Embedder contract, held by the fake, the ONNX adapter and the caching wrapper alike."""
 
 from __future__ import annotations
 
@@ -8,17 +8,25 @@ from collections.abc import Sequence
 import pytest
 
 from pipelines.ports import Embedder
+from service.adapters.caching_embedder import CachingEmbedder
 from service.adapters.onnx_embedder import OnnxMiniLmEmbedder
 from tests.fakes.embedder import FakeEmbedder
 
 
-@pytest.fixture(scope="module", params=["fake", "onnx"])
-def embedder(request: pytest.FixtureRequest) -> Embedder:
-    if request.param == "fake":
-        return FakeEmbedder(dimension=384)
+@pytest.fixture(scope="module")
+def onnx() -> OnnxMiniLmEmbedder:
     real = OnnxMiniLmEmbedder()
     real.warm()
     return real
+
+
+@pytest.fixture(scope="module", params=["fake", "onnx", "cached-onnx"])
+def embedder(request: pytest.FixtureRequest, onnx: OnnxMiniLmEmbedder) -> Embedder:
+    if request.param == "fake":
+        return FakeEmbedder(dimension=384)
+    if request.param == "cached-onnx":
+        return CachingEmbedder(onnx, max_entries=3)  # small: the suite also runs past evictions
+    return onnx
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -83,3 +91,24 @@ async def test_related_texts_score_higher_than_unrelated(embedder: Embedder) -> 
         ]
     )
     assert cosine(query, related) > cosine(query, unrelated) + 0.2
+
+
+@pytest.mark.parametrize("inner_kind", ["fake", "onnx"])
+async def test_the_cache_gives_the_inner_embedders_vectors(
+    inner_kind: str, onnx: OnnxMiniLmEmbedder
+) -> None:
+    inner: Embedder = FakeEmbedder(dimension=384) if inner_kind == "fake" else onnx
+    cached = CachingEmbedder(inner)
+    texts = [*TEXTS, TEXTS[0]]
+    expected = await inner.embed_documents(texts)
+    missed = await cached.embed_documents(texts)
+    hit = await cached.embed_documents(list(reversed(texts)))
+    assert cached.hits == len(set(texts))  # the second call: every distinct text a hit
+    for want, got in zip(expected, missed, strict=True):
+        assert got == pytest.approx(want, abs=1e-6)
+    assert hit == list(reversed(missed))  # from the cache: exactly what the miss returned
+    query = TEXTS[0]
+    assert await cached.embed_query(query) == await cached.embed_query(query)
+    assert await cached.embed_query(query) == pytest.approx(
+        await inner.embed_query(query), abs=1e-6
+    )

@@ -7,6 +7,7 @@ import pytest
 from pipelines.extractive import (
     EXTRACTIVE_LABEL,
     Sentence,
+    choose_sentences,
     extractive_answer,
     pick_sentences,
     split_sentences,
@@ -92,3 +93,73 @@ async def test_no_sentences_or_no_query_vector_means_no_extract_and_no_call() ->
         await extractive_answer(["A sentence long enough to keep."], [], embedder, count=3) is None
     )
     assert embedder.calls == 0
+
+
+class BatchRecorder(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[str]] = []
+
+    async def embed_documents(self, texts: object) -> list[list[float]]:
+        self.batches.append(list(texts))  # type: ignore[call-overload]
+        return await super().embed_documents(self.batches[-1])
+
+
+FILLER = [f"Paragraph {n} talks about rent, repairs and the notice period." for n in range(30)]
+DEPOSIT = "A landlord must return the security deposit within one month."
+
+
+async def test_only_the_preselected_candidates_are_embedded_in_one_call() -> None:
+    embedder = BatchRecorder()
+    passages = [" ".join(FILLER[:15]), " ".join([*FILLER[15:], DEPOSIT])]
+    question = "when must the landlord return the security deposit"
+    picked = await choose_sentences(
+        passages,
+        embedder.embed_sync(question),
+        embedder,
+        count=2,
+        query=question,
+        candidates=5,
+    )
+    [batch] = embedder.batches
+    assert len(batch) == 5 and DEPOSIT in batch
+    assert picked[0] == Sentence(DEPOSIT, 2) and len(picked) == 2
+
+
+async def test_matched_children_bring_a_sentence_the_words_miss_into_the_shortlist() -> None:
+    embedder = BatchRecorder()
+    hidden = "Fair wear and tear is never the tenant's cost to make good."
+    await choose_sentences(
+        [" ".join([*FILLER[:20], hidden])],
+        embedder.embed_sync("anything"),
+        embedder,
+        count=1,
+        query="unrelated words",
+        matched=[[f"... the notice period. {hidden}"]],
+        candidates=2,
+    )
+    assert hidden in embedder.batches[0]
+
+
+async def test_never_fewer_candidates_than_sentences_asked_for_and_none_for_zero() -> None:
+    embedder = BatchRecorder()
+    passages = [" ".join(FILLER)]
+    vector = embedder.embed_sync("rent")
+    picked = await choose_sentences(passages, vector, embedder, count=4, candidates=1)
+    assert len(picked) == 4 and len(embedder.batches[0]) == 4
+    assert await extractive_answer(passages, vector, embedder, count=0) is None
+    assert len(embedder.batches) == 1
+
+
+async def test_a_sentence_repeated_across_passages_is_embedded_and_cited_once() -> None:
+    embedder = BatchRecorder()
+    passage = f"{DEPOSIT} Rent is due on the first day of every month."
+    picked = await choose_sentences(
+        [passage, f"Repairs are the landlord's duty in most leases. {DEPOSIT}", passage],
+        embedder.embed_sync("security deposit"),
+        embedder,
+        count=3,
+        query="security deposit",
+    )
+    assert embedder.batches[0].count(DEPOSIT) == 1 and len(embedder.batches[0]) == 3
+    assert picked[0] == Sentence(DEPOSIT, 1) and len(picked) == 3

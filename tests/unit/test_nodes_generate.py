@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from pipelines.answers import ABSTAIN, MODEL_UNAVAILABLE, SEARCH_UNAVAILABLE
-from pipelines.extractive import EXTRACTIVE_LABEL
+from pipelines.extractive import CANDIDATES, EXTRACTIVE_LABEL
 from pipelines.metering import metering
 from pipelines.nodes.generate import generate
 from pipelines.nodes.retrieve import retrieve
 from pipelines.ports import Message
 from pipelines.state import PipelineState
 from tests.fakes.chat_model import FakeChatModel
+from tests.fakes.embedder import FakeEmbedder
 from tests.unit._pipeline_kit import (
     USER,
     Kit,
@@ -150,3 +151,30 @@ async def test_the_gate_is_the_configured_threshold() -> None:
     kit.with_config(confidence_threshold=state["confidence"])  # at the threshold: passes
     update, calls = await run(kit, state)
     assert update["mode"] == "generated" and calls["llm"] == 1
+
+
+class BatchRecorder(FakeEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[str]] = []
+
+    async def embed_documents(self, texts: object) -> list[list[float]]:
+        self.batches.append(list(texts))  # type: ignore[call-overload]
+        return await super().embed_documents(self.batches[-1])
+
+
+async def test_the_extractive_answer_embeds_only_a_shortlist_chosen_by_the_question() -> None:
+    embedder = BatchRecorder()
+    kit = await seeded_kit(chat_model=None, embedder=embedder)
+    clauses = [f"Clause {n} of my lease covers repairs to the kitchen." for n in range(20)]
+    keys = "The landlord keeps the security deposit until the keys are returned."
+    text = " ".join([*clauses, keys])
+    await seed_temporary(kit.index, embedder, user_id=USER, doc_id="lease", text=text)
+    state = await retrieved(kit, "When does my landlord return the security deposit?")
+    assert "p-lease" in [s.parent_id for s in state["sources"]]
+    embedder.batches.clear()
+    update, calls = await run(kit, state)
+    assert calls["embed"] == 1 and update["mode"] == "extractive"
+    [batch] = embedder.batches
+    assert len(batch) == CANDIDATES and keys in batch  # the last of 20+ sentences, found by words
+    assert f"- {keys} [" in update["response"]

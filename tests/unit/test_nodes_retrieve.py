@@ -9,6 +9,7 @@ from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE, ret
 from pipelines.ports import Message, PiiSpan
 from pipelines.safety.placeholders import PlaceholderVault
 from tests.unit._pipeline_kit import (
+    CORE_DOCS,
     NOW,
     OTHER_USER,
     USER,
@@ -156,3 +157,24 @@ async def test_a_failing_index_degrades_instead_of_raising() -> None:
     assert update["error"] == RETRIEVAL_UNAVAILABLE
     assert update["sources"] == [] and update["confidence"] == 0.0
     assert update["safe_query"] == DEPOSIT_Q
+
+
+async def test_each_parent_comes_with_the_texts_of_its_children_that_were_hit() -> None:
+    kit = await seeded_kit()
+    update = await retrieve(question_state("How do I get bail?"), runtime(kit.deps()))
+    matched = update["matched_children"]
+    assert len(matched) == len(update["context"]) and update["sources"][0].parent_id == "p-bail"
+    bail = [text for _, parent, texts in CORE_DOCS if parent == "p-bail" for text in texts]
+    assert sorted(matched[0]) == sorted(bail) and len(matched[0]) == 2
+    for context, texts in zip(update["context"], matched, strict=True):
+        assert texts and all(text in context for text in texts)
+    hits = await kit.index.dual_search(update["query_vector"], user_id=USER, now=NOW)
+    scores = {hit.payload["text"]: hit.score for hit in hits.core}
+    assert [scores[t] for t in matched[0]] == sorted((scores[t] for t in matched[0]), reverse=True)
+
+
+async def test_nothing_found_means_no_matched_children() -> None:
+    kit = await seeded_kit()
+    kit.index = DownIndex()  # type: ignore[assignment]
+    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
+    assert update["matched_children"] == []
