@@ -247,7 +247,9 @@ async def one_request(
     samples.add(f"mode {state.get('mode')}", 0.0)  # counted, not timed
     retrieve_ms = samples.by_name["retrieve"][-1]
     parts = ("  retrieve.mask", "  retrieve.embed", "  retrieve.search")
-    known = sum((spans.current[p][1] - spans.current[p][0]) * 1000 for p in parts if p in spans.current)
+    known = sum(
+        (spans.current[p][1] - spans.current[p][0]) * 1000 for p in parts if p in spans.current
+    )
     samples.add("  retrieve.rest", retrieve_ms - known)
     samples.add("sum of the above", total)
     spans.flush(samples)
