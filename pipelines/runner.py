@@ -49,7 +49,12 @@ class ChatPipeline:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
         trace_id = new_trace_id()
-        state: PipelineState = {"query": query, "user_id": user_id, "user_name": user_name}
+        state: PipelineState = {
+            "query": query,
+            "user_id": user_id,
+            "user_name": user_name,
+            "started_at": started,
+        }
         with metering() as calls:
             verdict = verdict or classify_message(query, self.deps.config.safety)
             if listener is not None:

@@ -22,6 +22,7 @@ class PipelineState(TypedDict, total=False):
     query: str  # the raw message; never modified
     user_id: str  # the token's `sub`
     user_name: str
+    started_at: float  # time.perf_counter() when the request began (the event's latency)
     chat_history: list[Message]  # raw recent turns, oldest first
     # classify
     query_type: QueryType

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -43,7 +44,8 @@ def build_event(state: PipelineState, *, trace_id: str, deps: PipelineDeps) -> d
         "route": route_of(state),
         "mode": state.get("mode"),
         "confidence": round(float(state.get("confidence", 0.0)), 2),
-        "latency_ms": round(float(state.get("latency_ms", 0.0)), 2),
+        "latency_ms": _elapsed_ms(state),  # the whole request so far
+        "model_latency_ms": round(float(state.get("latency_ms", 0.0)), 2),
         "pii_found": bool(state.get("pii_found", False)),
         "pii_entities": list(state.get("pii_entities", [])),
         "tokens": {
@@ -55,6 +57,13 @@ def build_event(state: PipelineState, *, trace_id: str, deps: PipelineDeps) -> d
         "error": state.get("error"),
         "reasons": list(state.get("reasons", [])),  # classifier rule names, never matched text
     }
+
+
+def _elapsed_ms(state: PipelineState) -> float:
+    started = state.get("started_at")
+    if started is None:
+        return round(float(state.get("latency_ms", 0.0)), 2)
+    return round((time.perf_counter() - started) * 1000, 2)
 
 
 def emit_event(deps: PipelineDeps, event: dict[str, Any]) -> None:

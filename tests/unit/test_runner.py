@@ -73,7 +73,16 @@ async def test_the_shortcut_and_the_graph_give_the_same_rejection(message: str) 
     assert graph_kit.store.chats == {}
     [one], [other] = shortcut_kit.tracer.events, graph_kit.tracer.events
     assert one.pop("trace_id") != other.pop("trace_id")
+    assert one.pop("latency_ms") >= 0 and other.pop("latency_ms") >= 0
     assert one == other
+
+
+async def test_the_event_carries_the_request_latency_not_only_the_model_s() -> None:
+    kit = await seeded_kit(chat_model=None)
+    outcome = await ask(kit, DEPOSIT_Q)
+    [event] = kit.tracer.events
+    assert outcome.mode == "extractive" and event["model_latency_ms"] == 0.0
+    assert 0 < event["latency_ms"] <= outcome.latency_ms
 
 
 async def test_an_edge_verdict_is_used_instead_of_classifying_again() -> None:
