@@ -28,11 +28,13 @@ def _features(text: str) -> list[tuple[str, float]]:
 
 
 class FakeEmbedder:
-    """Implements the Embedder port without a model. Counts calls in `calls`."""
+    """Implements the Embedder port without a model. Counts calls in `calls` and keeps the
+    texts of each embed_documents call in `batches`."""
 
     def __init__(self, dimension: int = 384) -> None:
         self.dimension = dimension
         self.calls = 0
+        self.batches: list[list[str]] = []
 
     def embed_sync(self, text: str) -> list[float]:
         vector = [0.0] * self.dimension
@@ -51,4 +53,5 @@ class FakeEmbedder:
 
     async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls += 1
+        self.batches.append(list(texts))
         return [self.embed_sync(text) for text in texts]

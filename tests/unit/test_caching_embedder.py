@@ -12,20 +12,8 @@ from tests.fakes.embedder import FakeEmbedder
 A, B, C, D = (f"sentence {word} about bail and deposits" for word in ("one", "two", "three", "4"))
 
 
-class RecordingEmbedder(FakeEmbedder):
-    """A FakeEmbedder that keeps the texts of each embed_documents call."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.batches: list[list[str]] = []
-
-    async def embed_documents(self, texts: object) -> list[list[float]]:
-        self.batches.append(list(texts))  # type: ignore[call-overload]
-        return await super().embed_documents(self.batches[-1])
-
-
 async def test_implements_the_port_and_only_misses_reach_the_inner_embedder() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     cache = CachingEmbedder(inner, max_entries=10)
     assert isinstance(cache, Embedder) and cache.dimension == inner.dimension
     first = await cache.embed_documents([A, B])
@@ -38,14 +26,14 @@ async def test_implements_the_port_and_only_misses_reach_the_inner_embedder() ->
 
 
 async def test_a_text_repeated_in_one_batch_is_embedded_once() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     vectors = await CachingEmbedder(inner).embed_documents([A, B, A])
     assert inner.batches == [[A, B]] and vectors[0] == vectors[2]
     assert vectors[0] is not vectors[2]
 
 
 async def test_least_recently_used_entries_are_evicted_at_the_bound() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     cache = CachingEmbedder(inner, max_entries=2)
     await cache.embed_documents([A, B])
     await cache.embed_documents([A])  # A is now the most recently used
@@ -57,7 +45,7 @@ async def test_least_recently_used_entries_are_evicted_at_the_bound() -> None:
 
 
 async def test_a_batch_larger_than_the_bound_is_still_answered_in_full() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     cache = CachingEmbedder(inner, max_entries=2)
     vectors = await cache.embed_documents([A, B, C, D])
     assert vectors == [inner.embed_sync(t) for t in (A, B, C, D)]
@@ -67,7 +55,7 @@ async def test_a_batch_larger_than_the_bound_is_still_answered_in_full() -> None
 
 
 async def test_zero_entries_caches_nothing() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     cache = CachingEmbedder(inner, max_entries=0)
     await cache.embed_documents([A])
     await cache.embed_documents([A])
@@ -77,7 +65,7 @@ async def test_zero_entries_caches_nothing() -> None:
 
 
 async def test_queries_are_cached_apart_from_documents() -> None:
-    inner = RecordingEmbedder()
+    inner = FakeEmbedder()
     cache = CachingEmbedder(inner)
     assert await cache.embed_query(A) == await cache.embed_query(A)
     assert inner.calls == 1

@@ -153,18 +153,8 @@ async def test_the_gate_is_the_configured_threshold() -> None:
     assert update["mode"] == "generated" and calls["llm"] == 1
 
 
-class BatchRecorder(FakeEmbedder):
-    def __init__(self) -> None:
-        super().__init__()
-        self.batches: list[list[str]] = []
-
-    async def embed_documents(self, texts: object) -> list[list[float]]:
-        self.batches.append(list(texts))  # type: ignore[call-overload]
-        return await super().embed_documents(self.batches[-1])
-
-
 async def test_the_extractive_answer_embeds_only_a_shortlist_chosen_by_the_question() -> None:
-    embedder = BatchRecorder()
+    embedder = FakeEmbedder()
     kit = await seeded_kit(chat_model=None, embedder=embedder)
     clauses = [f"Clause {n} of my lease covers repairs to the kitchen." for n in range(20)]
     keys = "The landlord keeps the security deposit until the keys are returned."
