@@ -63,6 +63,8 @@ class OnnxMiniLmEmbedder:
         batch_size: int = 16,
         max_batch_tokens: int = 1024,
         intra_op_threads: int = 1,
+        max_length_ratio: float = 1.3,
+        length_slack: int = 8,
     ) -> None:
         self.model_path = model_path or default_model_path()
         self.tokenizer_path = tokenizer_path or default_tokenizer_path()
@@ -73,6 +75,8 @@ class OnnxMiniLmEmbedder:
         self.batch_size = max(1, batch_size)
         self.max_batch_tokens = max_batch_tokens
         self.intra_op_threads = max(1, intra_op_threads)
+        self.max_length_ratio = max(1.0, max_length_ratio)
+        self.length_slack = max(0, length_slack)
         self._lock = threading.Lock()
         self._session: ort.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
@@ -118,10 +122,13 @@ class OnnxMiniLmEmbedder:
         return vectors
 
     def _groups(self, lengths: list[int]) -> list[list[int]]:
-        """Indices sorted by length, cut so a padded group holds at most `max_batch_tokens`.
+        """Indices sorted by length, cut so a padded group holds at most `max_batch_tokens`
+        and no text is padded far past the group's shortest one.
 
         Measured here: 16 passages of 256 tokens in one run took +590 MB and were slower per
-        text than 4 at a time (+90 MB); short texts gain ~2x from grouping.
+        text than 4 at a time (+90 MB); short texts gain ~2x from grouping. A newcomer longer
+        than `max_length_ratio` x the group's shortest (and by more than `length_slack`
+        tokens) starts a new group: padding 12 mixed sentences to the longest cost ~1.5x.
         """
         groups: list[list[int]] = []
         for index in sorted(range(len(lengths)), key=lengths.__getitem__):
@@ -131,11 +138,15 @@ class OnnxMiniLmEmbedder:
                 last
                 and len(last) < self.batch_size
                 and (len(last) + 1) * width <= self.max_batch_tokens
+                and not self._pads_too_much(lengths[last[0]], width)
             ):
                 last.append(index)
             else:
                 groups.append([index])
         return groups
+
+    def _pads_too_much(self, shortest: int, width: int) -> bool:
+        return width > shortest * self.max_length_ratio and width - shortest > self.length_slack
 
     @staticmethod
     def _run(session: ort.InferenceSession, encodings: list[Encoding]) -> np.ndarray[Any, Any]:

@@ -102,5 +102,20 @@ async def test_port_methods_run_off_the_event_loop_thread(
 def test_groups_respect_size_and_token_budget(
     lengths: list[int], expected: list[list[int]]
 ) -> None:
-    grouper = OnnxMiniLmEmbedder(batch_size=3, max_batch_tokens=100)
+    grouper = OnnxMiniLmEmbedder(batch_size=3, max_batch_tokens=100, max_length_ratio=100.0)
+    assert grouper._groups(lengths) == expected
+
+
+@pytest.mark.parametrize(
+    ("lengths", "expected"),
+    [
+        ([10, 12, 13, 20, 30], [[0, 1, 2], [3], [4]]),  # 20 > 1.3 x 10 and 8+ tokens longer
+        ([11, 3, 9, 4, 5], [[1, 3, 4, 2, 0]]),  # within the slack: short texts stay together
+        ([100, 120, 131, 129], [[0, 1, 3], [2]]),  # 131 > 1.3 x 100
+    ],
+)
+def test_groups_cut_where_padding_would_stretch_a_text_too_far(
+    lengths: list[int], expected: list[list[int]]
+) -> None:
+    grouper = OnnxMiniLmEmbedder(max_length_ratio=1.3, length_slack=8)
     assert grouper._groups(lengths) == expected
