@@ -95,22 +95,12 @@ async def test_no_sentences_or_no_query_vector_means_no_extract_and_no_call() ->
     assert embedder.calls == 0
 
 
-class BatchRecorder(FakeEmbedder):
-    def __init__(self) -> None:
-        super().__init__()
-        self.batches: list[list[str]] = []
-
-    async def embed_documents(self, texts: object) -> list[list[float]]:
-        self.batches.append(list(texts))  # type: ignore[call-overload]
-        return await super().embed_documents(self.batches[-1])
-
-
 FILLER = [f"Paragraph {n} talks about rent, repairs and the notice period." for n in range(30)]
 DEPOSIT = "A landlord must return the security deposit within one month."
 
 
 async def test_only_the_preselected_candidates_are_embedded_in_one_call() -> None:
-    embedder = BatchRecorder()
+    embedder = FakeEmbedder()
     passages = [" ".join(FILLER[:15]), " ".join([*FILLER[15:], DEPOSIT])]
     question = "when must the landlord return the security deposit"
     picked = await choose_sentences(
@@ -127,7 +117,7 @@ async def test_only_the_preselected_candidates_are_embedded_in_one_call() -> Non
 
 
 async def test_matched_children_bring_a_sentence_the_words_miss_into_the_shortlist() -> None:
-    embedder = BatchRecorder()
+    embedder = FakeEmbedder()
     hidden = "Fair wear and tear is never the tenant's cost to make good."
     await choose_sentences(
         [" ".join([*FILLER[:20], hidden])],
@@ -142,7 +132,7 @@ async def test_matched_children_bring_a_sentence_the_words_miss_into_the_shortli
 
 
 async def test_never_fewer_candidates_than_sentences_asked_for_and_none_for_zero() -> None:
-    embedder = BatchRecorder()
+    embedder = FakeEmbedder()
     passages = [" ".join(FILLER)]
     vector = embedder.embed_sync("rent")
     picked = await choose_sentences(passages, vector, embedder, count=4, candidates=1)
@@ -152,7 +142,7 @@ async def test_never_fewer_candidates_than_sentences_asked_for_and_none_for_zero
 
 
 async def test_a_sentence_repeated_across_passages_is_embedded_and_cited_once() -> None:
-    embedder = BatchRecorder()
+    embedder = FakeEmbedder()
     passage = f"{DEPOSIT} Rent is due on the first day of every month."
     picked = await choose_sentences(
         [passage, f"Repairs are the landlord's duty in most leases. {DEPOSIT}", passage],

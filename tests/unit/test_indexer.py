@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -169,18 +168,12 @@ async def test_bad_files_are_reported_and_the_rest_indexed(kb: Path, tmp_path: P
 
 
 async def test_embeds_in_small_groups(kb: Path) -> None:
-    class SizeRecordingEmbedder(FakeEmbedder):
-        sizes: list[int] = []
-
-        async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-            self.sizes.append(len(texts))
-            return await super().embed_documents(texts)
-
     (kb / "big.md").write_text(text("consumer complaint", 200))
-    embedder = SizeRecordingEmbedder()
+    embedder = FakeEmbedder()
     report = await sync_folder([kb], embedder, FakeVectorIndex())
-    assert sum(embedder.sizes) == report.chunks > 40
-    assert max(embedder.sizes) <= 32
+    sizes = [len(batch) for batch in embedder.batches]
+    assert sum(sizes) == report.chunks > 40
+    assert max(sizes) <= 32
 
 
 async def test_upload_is_temporary_and_scoped_to_its_owner() -> None:
