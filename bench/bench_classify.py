@@ -2,7 +2,7 @@
 
     python bench/bench_classify.py [--repeats 200]
 
-Rules: service/config/safety.yaml loaded the way bootstrap does (`_pipeline_config(settings)`),
+Rules: service/config/safety.yaml loaded the way bootstrap does (`pipeline_config(settings)`),
 once with `toxicity_classifier=False` and once with the shipped toxicity scorer plugged in
 (alt-profanity-check). Messages (written for this bench, in the sample knowledge base's
 domain): greetings, questions (some with personal data, some greeting + question, some
@@ -86,12 +86,12 @@ MESSAGES: dict[str, list[str]] = {
 
 async def load_rules(toxicity: bool) -> tuple[SafetyRules, float]:
     """The rules as bootstrap builds them, and the seconds it took (yaml, compile, scorer)."""
-    from service.bootstrap import _pipeline_config
+    from service.bootstrap import pipeline_config
     from service.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        config = await _pipeline_config(Settings(data_dir=Path(tmp), toxicity_classifier=toxicity))
+        config = await pipeline_config(Settings(data_dir=Path(tmp), toxicity_classifier=toxicity))
         rules = config.safety
         rules.compiled  # noqa: B018 - built on first use: part of the load
         return rules, time.perf_counter() - started

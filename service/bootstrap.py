@@ -159,7 +159,8 @@ async def replay_outbox(outbox: OutboxChatStore) -> None:
         log.info("history outbox: %d queued turns stored", stored)
 
 
-async def _pipeline_config(settings: Settings) -> PipelineConfig:
+async def pipeline_config(settings: Settings) -> PipelineConfig:
+    """The shipped rules, keyword map and allowlist, with the toxicity scorer when enabled."""
     config = load_pipeline_config(settings)
     if not settings.toxicity_classifier:
         return config
@@ -268,7 +269,7 @@ async def build_container(
             store=metered_store,
             tracer=tracer,
             prompts=PromptBook.load(),
-            config=config or await _pipeline_config(settings),
+            config=config or await pipeline_config(settings),
         )
         return Container(
             settings=settings,

@@ -20,7 +20,7 @@ from pipelines.masking import mask_request
 from pipelines.ports import PiiDetector
 from pipelines.safety.classify import classify_message
 from pipelines.state import ROUTE_OF
-from service.bootstrap import _pipeline_config, open_detector
+from service.bootstrap import open_detector, pipeline_config
 from service.chat_input import check_message
 from service.errors import ServiceError
 from service.settings import Settings
@@ -117,7 +117,7 @@ async def classify(
     """MESSAGE, or every line of stdin; exit 1 if any input was malformed or refused."""
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
-    config = config or await _pipeline_config(settings)
+    config = config or await pipeline_config(settings)
     if options.pii and detector is None:
         detector = await open_detector()
     await _warm_up(config, detector if options.pii else None)
