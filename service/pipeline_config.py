@@ -1,4 +1,5 @@
-"""PipelineConfig from files: service/config/safety.yaml, keywords.yaml, data_dir/allowlist.json."""
+"""PipelineConfig from files: service/config/safety.yaml, keywords.yaml, models/*.json, and
+data_dir/allowlist.json."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from typing import Any
 import yaml
 
 from pipelines.deps import PipelineConfig
+from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.rules import SafetyRules
 from service.settings import Settings
 
 log = logging.getLogger("warden.config")
 DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
 ALLOWLIST_FILE = "allowlist.json"
+SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/train_classifiers.py
 
 
 def _read_yaml(path: Path) -> Mapping[str, Any]:
@@ -49,11 +52,33 @@ def load_allowlist(data_dir: Path) -> frozenset[str]:
     return frozenset(str(term) for term in terms if str(term).strip())
 
 
+def load_safety_model(config_dir: Path, name: str) -> LinearTextModel | None:
+    """config_dir/models/<name>.json, else the shipped one; None (model off) when neither exists."""
+    for folder in dict.fromkeys((config_dir, DEFAULT_CONFIG_DIR)):
+        path = folder / "models" / f"{name}.json"
+        if path.is_file():
+            try:
+                return LinearTextModel.from_mapping(json.loads(path.read_text(encoding="utf-8")))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"{path}: {exc}") from exc
+    log.warning("no %s model found: that classifier is off", name)
+    return None
+
+
+def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> SafetyRules:
+    """safety.yaml, with the insult and injection models plugged in unless `models` is False."""
+    config_dir = config_dir or DEFAULT_CONFIG_DIR
+    rules = SafetyRules.from_mapping(_read_yaml(config_dir / "safety.yaml"))
+    if not models:
+        return rules
+    return rules.with_models(*(load_safety_model(config_dir, name) for name in SAFETY_MODELS))
+
+
 def load_pipeline_config(settings: Settings) -> PipelineConfig:
     config_dir = settings.config_dir or DEFAULT_CONFIG_DIR
     return PipelineConfig(
         confidence_threshold=settings.confidence_threshold,
         keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
         allowlist=load_allowlist(settings.data_dir),
-        safety=SafetyRules.from_mapping(_read_yaml(config_dir / "safety.yaml")),
+        safety=load_safety_rules(config_dir, models=settings.safety_models),
     )

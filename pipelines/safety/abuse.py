@@ -4,10 +4,13 @@ Profanity alone is not abuse. Every rule works on whole words of the normalised 
 by clause, so a rude substring ("Scunthorpe") or a sentence boundary never makes a match:
 1. the configured phrases and patterns (slurs, harassment, insults with a target, threats, hate);
 2. a clause made only of insult vocabulary ("idiot!", "what a moron", "you stupid bot");
-3. only if no rule decided and a scorer is plugged in: its probability, against
-   `toxicity_threshold`, for the clauses that address someone (you, the assistant) without
-   opening as a request, or the clauses holding an insult word in a short message that asks
-   nothing. It sees them without profanity, so swearing alone cannot tip it.
+3. only if no rule decided, for a message with a clause that addresses someone (you, the
+   assistant) without opening as a request: the shipped insult model (a linear model over
+   n-grams, trained by bench/train_classifiers.py) on the whole message, against
+   `insult_model_threshold`;
+4. then, if a scorer is plugged in: its probability, against `toxicity_threshold`, for those
+   clauses, or the clauses holding an insult word in a short message that asks nothing. It
+   sees them without profanity, so swearing alone cannot tip it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,24 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
         return Verdict.of(reasons)
     if _bare_insult(prepared, rules):
         return Verdict.of(["abuse.bare_insult"])
-    return _scored(prepared, rules)
+    suspects = addressed_clauses(prepared, rules)
+    model = rules.insult_model
+    if model is not None and suspects:
+        score = model.probability(prepared.words)
+        if score >= rules.insult_model_threshold:
+            return Verdict.of([f"abuse.model:{score:.2f}"])
+    return _scored(prepared, rules, suspects)
+
+
+def addressed_clauses(prepared: Prepared, rules: SafetyRules) -> list[str]:
+    """The clauses aimed at someone (a direction word), unless they open as a request."""
+    compiled = rules.compiled
+    return [
+        clause
+        for clause in prepared.clauses
+        if not compiled.direction_words.isdisjoint(clause.split())
+        and not compiled.request_opener.match(clause)
+    ]
 
 
 def _asks_nothing(prepared: Prepared, rules: SafetyRules) -> bool:
@@ -53,17 +73,11 @@ def _bare_insult(prepared: Prepared, rules: SafetyRules) -> bool:
     return False
 
 
-def _scored(prepared: Prepared, rules: SafetyRules) -> Verdict:
+def _scored(prepared: Prepared, rules: SafetyRules, suspects: list[str]) -> Verdict:
     """Asks the scorer about the clauses aimed at someone, unless they open as a request."""
     scorer, compiled = rules.toxicity_scorer, rules.compiled
     if scorer is None:
         return CLEAR
-    suspects = [
-        clause
-        for clause in prepared.clauses
-        if not compiled.direction_words.isdisjoint(clause.split())
-        and not compiled.request_opener.match(clause)
-    ]
     if not suspects and _asks_nothing(prepared, rules):
         suspects = [
             c for c in prepared.clauses if any(r.insult.search(c) for r in compiled.standalone)

@@ -4,7 +4,10 @@ Runs the configured phrases and patterns on the word form (every language at onc
 indirect-injection markers on the flat form, and again on any text hidden in an encoding
 (base64, hex, percent or \\u escapes). Text smuggled in invisible characters is flagged
 whatever it says. Jailbreak signals ("unfiltered", "stay in character", "an AI named") are weak
-one by one: `injection_min_signals` distinct ones together flag a message.
+one by one: `injection_min_signals` distinct ones together flag a message. When no rule
+fires, the shipped injection model (a linear model over word n-grams, trained by
+bench/train_classifiers.py) scores the word form of a message of at least
+`injection_model_min_words` words against `injection_model_threshold`.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ def _scan(text: str, rules: SafetyRules, prepared: Prepared | None, depth: int) 
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
     if not reasons:
-        reasons = _signals(prepared, rules)
+        reasons = _signals(prepared, rules) or _modelled(prepared, rules)
     hidden = invisible_payload(text)
     if hidden is not None:
         carrier, payload = hidden
@@ -50,3 +53,12 @@ def _signals(prepared: Prepared, rules: SafetyRules) -> list[str]:
     if len(found) < rules.injection_min_signals:
         return []
     return ["injection.signals:" + "+".join(name.split(".")[-1] for name in found)]
+
+
+def _modelled(prepared: Prepared, rules: SafetyRules) -> list[str]:
+    """The model's verdict on a message long enough to judge (short ones are the rules')."""
+    model = rules.injection_model
+    if model is None or prepared.words.count(" ") + 1 < rules.injection_model_min_words:
+        return []
+    score = model.probability(prepared.words)
+    return [f"injection.model:{score:.2f}"] if score >= rules.injection_model_threshold else []

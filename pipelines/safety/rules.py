@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from pipelines.safety.linear import LinearTextModel
+
 if TYPE_CHECKING:
     from pipelines.safety.compiled import CompiledRules
 
@@ -55,8 +57,14 @@ class SafetyRules:
     encoded_min_hex_chars: int = 16
     encoded_max_depth: int = 2
     injection_min_signals: int = 2
+    insult_model_threshold: float = 0.5
+    injection_model_threshold: float = 0.5
+    injection_model_min_words: int = 20
     # Optional text -> probability-of-toxic hook, consulted only when the rules cannot decide.
     toxicity_scorer: Callable[[str], float] | None = field(default=None, compare=False)
+    # The shipped linear models (service/config/models/), consulted when no rule decides.
+    insult_model: LinearTextModel | None = field(default=None, compare=False)
+    injection_model: LinearTextModel | None = field(default=None, compare=False)
 
     @cached_property
     def compiled(self) -> CompiledRules:
@@ -67,9 +75,19 @@ class SafetyRules:
 
     def with_toxicity_scorer(self, scorer: Callable[[str], float] | None) -> SafetyRules:
         """The same rules with a scorer plugged in; the compiled rules are shared, not rebuilt."""
-        plugged = replace(self, toxicity_scorer=scorer)
-        plugged.__dict__["compiled"] = self.compiled
-        return plugged
+        return self.plugged(toxicity_scorer=scorer)
+
+    def with_models(
+        self, insult: LinearTextModel | None, injection: LinearTextModel | None
+    ) -> SafetyRules:
+        """The same rules with the linear models plugged in (None: that model is off)."""
+        return self.plugged(insult_model=insult, injection_model=injection)
+
+    def plugged(self, **hooks: Any) -> SafetyRules:
+        """A copy with scorer/model fields replaced; the compiled rules are shared, not rebuilt."""
+        copy = replace(self, **hooks)
+        copy.__dict__["compiled"] = self.compiled
+        return copy
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> SafetyRules:

@@ -103,7 +103,7 @@ def test_echo_adds_the_message(
     assert records[0]["message"] == GREETING
 
 
-def test_uses_the_configured_rules_and_the_services_toxicity_scorer(
+def test_uses_the_configured_rules_the_shipped_models_and_the_toxicity_scorer(
     data_dir: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -114,6 +114,12 @@ def test_uses_the_configured_rules_and_the_services_toxicity_scorer(
     config.mkdir()
     (config / "safety.yaml").write_text("abuse:\n  en:\n    lists:\n      second_person: [you]\n")
     monkeypatch.setenv("WARDEN_CONFIG_DIR", str(config))
+    # the shipped insult model (found beside the shipped rules) decides first
+    _, _, records = run(capsys, monkeypatch, ["classify", "--jsonl", SCORER_ONLY])
+    assert records[0]["route"] == "reject"
+    assert records[0]["reasons"][0].startswith("abuse.model:")
+
+    monkeypatch.setenv("WARDEN_SAFETY_MODELS", "false")
     _, _, records = run(capsys, monkeypatch, ["classify", "--jsonl", SCORER_ONLY])
     assert records[0]["route"] == "reject"
     assert records[0]["reasons"][0].startswith("abuse.toxicity:")

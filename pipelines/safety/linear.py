@@ -1,0 +1,90 @@
+"""LinearTextModel: a logistic-regression text classifier over hashed n-grams, in plain Python.
+
+The features are the ones `bench/train_classifiers.py` trains on: over the normalised word
+form (`Prepared.words`), every word, every pair of adjacent words and, when the model asks
+for them, the character n-grams of each word padded with spaces; each feature is hashed
+(CRC-32) into `buckets` slots, counted once, and the vector is L2-normalised. The score is
+sigmoid(bias + sum of the weights of the present features / sqrt(feature count)).
+No vendor code and no I/O: the service reads the weights from a JSON file.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+FORMAT = "warden-linear-text/1"
+
+
+def feature_names(words: str, char_ngrams: tuple[int, ...] = ()) -> set[str]:
+    tokens = words.split()
+    names = {"w:" + t for t in tokens}
+    names.update(f"b:{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
+    for token in tokens:
+        padded = f" {token} "
+        for n in char_ngrams:
+            names.update("c:" + padded[i : i + n] for i in range(len(padded) - n + 1))
+    return names
+
+
+def hashed_features(words: str, buckets: int, char_ngrams: tuple[int, ...] = ()) -> list[int]:
+    """The distinct slots of the features of a normalised word form, sorted."""
+    slots = {zlib.crc32(name.encode()) % buckets for name in feature_names(words, char_ngrams)}
+    return sorted(slots)
+
+
+@dataclass(frozen=True)
+class LinearTextModel:
+    name: str
+    buckets: int
+    bias: float
+    weights: Mapping[int, float] = field(repr=False)
+    char_ngrams: tuple[int, ...] = ()
+    about: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def probability(self, words: str) -> float:
+        slots = hashed_features(words, self.buckets, self.char_ngrams)
+        if not slots:
+            return 1 / (1 + math.exp(-self.bias))
+        total = sum(self.weights.get(slot, 0.0) for slot in slots) / math.sqrt(len(slots))
+        return 1 / (1 + math.exp(-(self.bias + total)))
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> LinearTextModel:
+        """Builds a model from its parsed JSON file; raises ValueError naming a bad entry."""
+        if data.get("format") != FORMAT:
+            raise ValueError(f"model format must be {FORMAT!r}")
+        buckets, slots, values = data.get("buckets"), data.get("slots"), data.get("weights")
+        if not isinstance(buckets, int) or buckets <= 0:
+            raise ValueError("model buckets must be a positive integer")
+        if not isinstance(slots, list) or not isinstance(values, list) or len(slots) != len(values):
+            raise ValueError("model slots and weights must be lists of the same length")
+        if any(not isinstance(s, int) or not 0 <= s < buckets for s in slots):
+            raise ValueError("model slots must be integers below buckets")
+        ngrams = data.get("char_ngrams") or []
+        if any(not isinstance(n, int) or n < 1 for n in ngrams):
+            raise ValueError("model char_ngrams must be positive integers")
+        return cls(
+            name=str(data.get("name") or "model"),
+            buckets=buckets,
+            bias=float(data.get("bias", 0.0)),
+            weights=dict(zip(slots, (float(v) for v in values), strict=True)),
+            char_ngrams=tuple(ngrams),
+            about=dict(data.get("about") or {}),
+        )
+
+    def to_mapping(self) -> dict[str, Any]:
+        slots = sorted(self.weights)
+        return {
+            "format": FORMAT,
+            "name": self.name,
+            "buckets": self.buckets,
+            "char_ngrams": list(self.char_ngrams),
+            "bias": self.bias,
+            "about": dict(self.about),
+            "slots": slots,
+            "weights": [self.weights[s] for s in slots],
+        }
