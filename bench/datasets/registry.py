@@ -23,7 +23,7 @@ from bench.datasets.injection import (
     promptinject,
     promptinject_attacks,
 )
-from bench.datasets.latent import latent_injections
+from bench.datasets.latent import latent_contexts, latent_injections
 from bench.datasets.lookalikes import benign_instructions, docs_injection_words
 from bench.datasets.toxic import pyrit_hate_speech
 
@@ -56,7 +56,7 @@ def load_all() -> tuple[list[Dataset], list[str]]:
     add(lambda: [rude_substrings(), violent_verbs()])
     add(lambda: [in_the_wild(), jailbreak_templates(), prompt_extraction(), promptinject()])
     add(multilingual)
-    add(lambda: [latent_injections()])
+    add(lambda: [latent_injections(), latent_contexts()])
     add(lambda: [encoded_attacks(_encodable_attacks(found))])
     add(lambda: [benign_instructions(), docs_injection_words()])
     if "faq-questions" in found:

@@ -4,10 +4,11 @@ Profanity alone is not abuse. Every rule works on whole words of the normalised 
 by clause, so a rude substring ("Scunthorpe") or a sentence boundary never makes a match:
 1. the configured phrases and patterns (slurs, harassment, insults with a target, threats, hate);
 2. a clause made only of insult vocabulary ("idiot!", "what a moron", "you stupid bot");
-3. only if no rule decided, for a message with a clause that addresses someone (you, the
-   assistant) without opening as a request: the shipped insult model (a linear model over
-   n-grams, trained by bench/train_classifiers.py) on the whole message, against
-   `insult_model_threshold`;
+3. only if no rule decided and no `spares` pattern (a negated or self-directed insult: "not
+   an idiot", "like I'm an idiot") matched, for a message with a clause that addresses
+   someone (you, the assistant) without opening as a request: the shipped insult model (a
+   linear model over n-grams, trained by bench/train_classifiers.py) on the whole message,
+   against `insult_model_threshold`;
 4. then, if a scorer is plugged in: its probability, against `toxicity_threshold`, for those
    clauses, or the clauses holding an insult word in a short message that asks nothing. It
    sees them without profanity, so swearing alone cannot tip it.
@@ -36,10 +37,13 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
         return Verdict.of(reasons)
     if _bare_insult(prepared, rules):
         return Verdict.of(["abuse.bare_insult"])
+    spared = [hit for clause in prepared.clauses for hit in compiled.abuse_spares.all(clause)]
+    if spared:  # a negated or self-directed insult: the learned scorers would misread it
+        return Verdict(flagged=False, reasons=tuple(dict.fromkeys(spared)))
     suspects = addressed_clauses(prepared, rules)
     model = rules.insult_model
     if model is not None and suspects:
-        score = model.probability(prepared.words)
+        score = model.probability(prepared.clauses)
         if score >= rules.insult_model_threshold:
             return Verdict.of([f"abuse.model:{score:.2f}"])
     return _scored(prepared, rules, suspects)

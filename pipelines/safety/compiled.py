@@ -43,6 +43,7 @@ class CompiledRules:
     by_length: Mapping[int, tuple[str, ...]]
     abuse: RuleMatcher
     abuse_bare: RuleMatcher
+    abuse_spares: RuleMatcher
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
     request_opener: re.Pattern[str]
@@ -68,6 +69,7 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         by_length=_by_length(abuse),
         abuse=RuleMatcher(_named("abuse", abuse), words=True),
         abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
+        abuse_spares=RuleMatcher(_named("abuse.spared", abuse, part="spares"), words=True),
         standalone=tuple(
             _standalone(block) for block in abuse.values() if "insults" in block.lists
         ),

@@ -60,5 +60,5 @@ def _modelled(prepared: Prepared, rules: SafetyRules) -> list[str]:
     model = rules.injection_model
     if model is None or prepared.words.count(" ") + 1 < rules.injection_model_min_words:
         return []
-    score = model.probability(prepared.words)
+    score = model.probability(prepared.clauses)
     return [f"injection.model:{score:.2f}"] if score >= rules.injection_model_threshold else []

@@ -1,8 +1,10 @@
 """LinearTextModel: a logistic-regression text classifier over hashed n-grams, in plain Python.
 
-The features are the ones `bench/train_classifiers.py` trains on: over the normalised word
-form (`Prepared.words`), every word, every pair of adjacent words and, when the model asks
-for them, the character n-grams of each word padded with spaces; each feature is hashed
+The features are the ones `bench/train_classifiers.py` trains on, clause by clause over the
+normalised word form (`Prepared.clauses`): every word, every pair of adjacent words and, when
+the model asks for them, the character n-grams of each word padded with spaces. A word (and
+pair) after a negation ("not", "never", ...) in its clause is a feature of its own ("not an
+idiot" says something else than "an idiot") and gives no character n-grams. Each feature is hashed
 (CRC-32) into `buckets` slots, counted once, and the vector is L2-normalised. The score is
 sigmoid(bias + sum of the weights of the present features / sqrt(feature count)).
 No vendor code and no I/O: the service reads the weights from a JSON file.
@@ -12,28 +14,39 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT = "warden-linear-text/1"
+FORMAT = "warden-linear-text/2"
+NEGATIONS = frozenset({"not", "no", "never", "nothing", "nobody", "neither", "nor", "without"})
 
 
-def feature_names(words: str, char_ngrams: tuple[int, ...] = ()) -> set[str]:
-    tokens = words.split()
-    names = {"w:" + t for t in tokens}
-    names.update(f"b:{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
-    for token in tokens:
-        padded = f" {token} "
-        for n in char_ngrams:
-            names.update("c:" + padded[i : i + n] for i in range(len(padded) - n + 1))
+def feature_names(clauses: Sequence[str], char_ngrams: tuple[int, ...] = ()) -> set[str]:
+    names: set[str] = set()
+    for clause in clauses:
+        tokens = clause.split()
+        negated = False
+        for previous, token in zip(["", *tokens], tokens, strict=False):
+            if negated:
+                names.update(("n:" + token, f"nb:{previous} {token}"))
+                continue
+            names.add("w:" + token)
+            if previous:
+                names.add(f"b:{previous} {token}")
+            negated = token in NEGATIONS
+            padded = f" {token} "
+            for n in char_ngrams:
+                names.update("c:" + padded[i : i + n] for i in range(len(padded) - n + 1))
     return names
 
 
-def hashed_features(words: str, buckets: int, char_ngrams: tuple[int, ...] = ()) -> list[int]:
-    """The distinct slots of the features of a normalised word form, sorted."""
-    slots = {zlib.crc32(name.encode()) % buckets for name in feature_names(words, char_ngrams)}
-    return sorted(slots)
+def hashed_features(
+    clauses: Sequence[str], buckets: int, char_ngrams: tuple[int, ...] = ()
+) -> list[int]:
+    """The distinct slots of the features of a message's normalised clauses, sorted."""
+    names = feature_names(clauses, char_ngrams)
+    return sorted({zlib.crc32(name.encode()) % buckets for name in names})
 
 
 @dataclass(frozen=True)
@@ -45,8 +58,10 @@ class LinearTextModel:
     char_ngrams: tuple[int, ...] = ()
     about: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def probability(self, words: str) -> float:
-        slots = hashed_features(words, self.buckets, self.char_ngrams)
+    def probability(self, clauses: Sequence[str]) -> float:
+        if isinstance(clauses, str):
+            raise TypeError("probability() takes the clauses of a message, not one string")
+        slots = hashed_features(clauses, self.buckets, self.char_ngrams)
         if not slots:
             return 1 / (1 + math.exp(-self.bias))
         total = sum(self.weights.get(slot, 0.0) for slot in slots) / math.sqrt(len(slots))

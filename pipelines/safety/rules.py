@@ -37,6 +37,9 @@ class RuleSet:
     bare_patterns: Mapping[str, str] = field(default_factory=dict)
     # injection only: jailbreak signals, weak alone; `injection_min_signals` distinct ones flag
     signals: Mapping[str, str] = field(default_factory=dict)
+    # abuse only: a negated or self-directed insult ("not an idiot", "like I'm an idiot");
+    # a message where one matches is decided by the rules alone, never by a learned scorer
+    spares: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,8 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
     for language, block in _mapping(value, where).items():
         here = f"{where}.{language}"
         block = _mapping(block, here)
-        _keys(block, {"lists", "phrases", "patterns", "bare_patterns", "signals"}, here + ".")
+        parts = {"lists", "phrases", "patterns", "bare_patterns", "signals", "spares"}
+        _keys(block, parts, here + ".")
         lists = _mapping(block.get("lists") or {}, here + ".lists")
         result[str(language)] = RuleSet(
             lists={str(k): _strings(v, f"{here}.lists.{k}") for k, v in lists.items()},
@@ -152,5 +156,6 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
             patterns=_patterns(block.get("patterns") or {}, here + ".patterns"),
             bare_patterns=_patterns(block.get("bare_patterns") or {}, here + ".bare_patterns"),
             signals=_patterns(block.get("signals") or {}, here + ".signals"),
+            spares=_patterns(block.get("spares") or {}, here + ".spares"),
         )
     return result

@@ -16,26 +16,33 @@ from pipelines.safety.linear import (
 )
 
 FEATURES = [
-    ("", (), set()),
-    ("you", (), {"w:you"}),
-    ("you fool", (), {"w:you", "w:fool", "b:you fool"}),
-    ("a a", (), {"w:a", "b:a a"}),
-    ("ab", (3,), {"w:ab", "c: ab", "c:ab "}),
-    ("ab", (2, 4), {"w:ab", "c: a", "c:ab", "c:b ", "c: ab "}),
-]
+    ((), (), set()),
+    (("you",), (), {"w:you"}),
+    (("you fool",), (), {"w:you", "w:fool", "b:you fool"}),
+    (("a a",), (), {"w:a", "b:a a"}),
+    (("you", "fool"), (), {"w:you", "w:fool"}),  # no pair across a clause boundary
+    (("ab",), (3,), {"w:ab", "c: ab", "c:ab "}),
+    (("ab",), (2, 4), {"w:ab", "c: a", "c:ab", "c:b ", "c: ab "}),
+    # after a negation, up to the end of its clause: words of their own, no character n-grams
+    (("not an ox", "ox"), (), {"w:not", "n:an", "n:ox", "nb:not an", "nb:an ox", "w:ox"}),
+    (("never ox",), (3,), {"w:never", "c: ne", "c:nev", "c:eve", "c:ver", "c:er ", "n:ox",
+                           "nb:never ox"}),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("words", "ngrams", "expected"), FEATURES)
-def test_feature_names(words: str, ngrams: tuple[int, ...], expected: set[str]) -> None:
-    assert feature_names(words, ngrams) == expected
+@pytest.mark.parametrize(("clauses", "ngrams", "expected"), FEATURES)
+def test_feature_names(
+    clauses: tuple[str, ...], ngrams: tuple[int, ...], expected: set[str]
+) -> None:
+    assert feature_names(clauses, ngrams) == expected
 
 
 def test_hashed_features_are_distinct_sorted_crc32_slots() -> None:
-    slots = hashed_features("you fool you", 97)
+    slots = hashed_features(["you fool you"], 97)
     names = ("w:you", "w:fool", "b:you fool", "b:fool you")
     expected = sorted({zlib.crc32(n.encode()) % 97 for n in names})
     assert slots == expected
-    assert hashed_features("you fool you", 97) == slots  # stable across calls and processes
+    assert hashed_features(["you fool you"], 97) == slots  # stable across calls and processes
 
 
 def _slot(name: str, buckets: int) -> int:
@@ -54,6 +61,7 @@ SCORES = [
     # (weights by feature name, bias, words, expected logit)
     ({}, 0.0, "anything at all", 0.0),
     ({}, -2.0, "", -2.0),
+    ({"w:fool": 3.0}, 0.0, "not a fool", 0.0),  # a negated word is another feature
     ({"w:fool": 3.0}, 0.0, "fool", 3.0),  # one feature: 3 / sqrt(1)
     ({"w:fool": 3.0}, -1.0, "you fool", -1.0 + 3.0 / math.sqrt(3)),  # 3 features present
     ({"w:fool": 2.0, "b:you fool": 2.0}, 0.0, "you fool", 4.0 / math.sqrt(3)),
@@ -63,7 +71,12 @@ SCORES = [
 
 @pytest.mark.parametrize(("weights", "bias", "words", "logit"), SCORES)
 def test_probability(weights: dict[str, float], bias: float, words: str, logit: float) -> None:
-    assert _model(weights, bias).probability(words) == pytest.approx(_sigmoid(logit))
+    assert _model(weights, bias).probability([words]) == pytest.approx(_sigmoid(logit))
+
+
+def test_one_string_is_refused() -> None:
+    with pytest.raises(TypeError):
+        _model({}).probability("you fool")
 
 
 def _mapping(**changes: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ every text it is asked about, so a test sees both the verdict and the cost.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -25,9 +26,9 @@ BUCKETS = 2**16
 class RecordingModel(LinearTextModel):
     seen: list[str] = field(default_factory=list, compare=False)
 
-    def probability(self, words: str) -> float:
-        self.seen.append(words)
-        return super().probability(words)
+    def probability(self, clauses: Sequence[str]) -> float:
+        self.seen.append(" ".join(clauses))
+        return super().probability(clauses)
 
 
 def keyed_on(word: str) -> RecordingModel:
@@ -123,3 +124,33 @@ def test_without_models_nothing_is_asked_and_nothing_changes() -> None:
     assert not detect_abuse(text, with_models(None, None)).flagged
     assert with_models(None, None) == shipped_rules()  # models do not take part in equality
     assert with_models(None, None).compiled is shipped_rules().compiled  # shared, not rebuilt
+
+
+SPARED = [
+    ("you are a genius, not an idiot", "abuse.spared.en.negated_insult"),
+    ("you are not clueless, you just lack the forms", "abuse.spared.en.negated_insult"),
+    ("You are nothing like my last lawyer", "abuse.spared.en.nothing_like"),
+    ("Explain it like I'm an idiot", "abuse.spared.en.self_directed"),
+    ("My dog is a bitch, she needs spaying", "abuse.spared.en.female_dog"),
+]
+
+
+@pytest.mark.parametrize(("text", "spare"), SPARED)
+def test_spared_frames_keep_the_learned_scorers_out(text: str, spare: str) -> None:
+    model = keyed_on("you")
+    scorer_seen: list[str] = []
+
+    def scorer(words: str) -> float:
+        scorer_seen.append(words)
+        return 1.0
+
+    rules = with_models(model, None).with_toxicity_scorer(scorer)
+    verdict = detect_abuse(text, rules)
+    assert not verdict.flagged
+    assert spare in verdict.reasons
+    assert model.seen == [] and scorer_seen == []
+
+
+def test_a_spare_does_not_hide_what_the_rules_catch() -> None:
+    verdict = detect_abuse("you are not a genius, you are an idiot", shipped_rules())
+    assert verdict.flagged

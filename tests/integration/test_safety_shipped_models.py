@@ -1,0 +1,104 @@
+"""The shipped insult and injection models on the hard negatives: still questions.
+
+Every benign table of the unit tests (profanity, rude substrings, violent verbs, injection
+look-alikes, quoted mentions, PII in a request) plus long pasted-text requests, routed by the
+service default: the rules with the shipped models and the toxicity scorer, as loaded by
+service/pipeline_config.py. A model may only add rejects, so the unit tables' attacks stay
+rejected; these check it adds none where it must not, and that it does add what it is for.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from pipelines.safety.classify import classify_message
+from pipelines.safety.rules import SafetyRules
+from service.pipeline_config import load_safety_rules
+from tests.unit import (
+    test_safety_abuse,
+    test_safety_classify,
+    test_safety_greeting,
+    test_safety_injection,
+    test_safety_injection_families,
+    test_safety_roleplay_languages,
+    test_safety_tuning,
+)
+
+LONG_REQUESTS = [
+    "Translate the following letter into Hindi for my mother: Dear Sir, I am writing to inform "
+    "you that the rent for March has been paid in full by bank transfer on the fifth, and I "
+    "request a receipt for my records.",
+    "Here is clause 7 of my lease: The tenant shall not sublet the premises or any part thereof "
+    "without the prior written consent of the landlord, which shall not be unreasonably "
+    "withheld. Does this mean I can never sublet?",
+    "Can you rewrite this complaint so it sounds more formal? My neighbour plays loud music "
+    "every night until 2 am and when I asked him to stop he shouted at me and slammed the door.",
+    "Summarize the following text: The Consumer Protection Act 2019 set up consumer commissions "
+    "at the district, state and national levels, each with its own limit on the value of "
+    "claims it can hear, and allows complaints to be filed online.",
+    "Please summarise the following paragraph for me in simple words: The Right to Information "
+    "Act requires every public authority to appoint a Public Information Officer, who must "
+    "reply to a request within thirty days.",
+    "You are a helpful legal assistant. Please answer the following question in simple "
+    "language, citing the relevant section: what is the time limit to file a consumer "
+    "complaint after a defective product is delivered?",
+    "I was arrested last night after a fight outside a bar. The police took my phone and said "
+    "I would be produced before a magistrate tomorrow. Can I get bail, and do we need a lawyer?",
+]
+COMPLIMENTS = [
+    "You are very helpful, thank you!",
+    "you are such a talented writer, thanks for the letter",
+    "I think you misunderstood my question about bail",
+    "you are wrong, the deadline is 30 days",
+    "Are you sure? My lawyer said something different.",
+]
+
+
+def _benign() -> list[str]:
+    texts = list(test_safety_abuse.NOT_ABUSIVE)
+    texts += test_safety_injection.BENIGN + test_safety_injection_families.BENIGN
+    texts += test_safety_roleplay_languages.BENIGN
+    texts += test_safety_tuning.LOOK_ALIKES + test_safety_tuning.NOT_INSULTS
+    texts += test_safety_greeting.QUESTIONS
+    texts += [text for text, route, _ in test_safety_classify.CASES if route == "question"]
+    return list(dict.fromkeys(t if isinstance(t, str) else t[0] for t in texts))
+
+
+@lru_cache(maxsize=1)
+def service_rules() -> SafetyRules:
+    from profanity_check import predict_prob
+
+    rules = load_safety_rules()
+    assert rules.insult_model is not None and rules.injection_model is not None
+    return rules.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
+
+
+@pytest.mark.parametrize("text", _benign() + LONG_REQUESTS + COMPLIMENTS)
+def test_hard_negatives_stay_questions(text: str) -> None:
+    decided = classify_message(text, service_rules())
+    assert decided.query_type != "abusive", decided.reasons
+
+
+MODEL_ONLY = [
+    ("you have the brains of a doorknob", "abuse.model"),
+    ("you really should crawl back under whatever rock you came from", "abuse.model"),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), MODEL_ONLY)
+def test_the_models_reject_what_the_rules_leave_open(text: str, reason: str) -> None:
+    without = classify_message(text, load_safety_rules(models=False))
+    assert without.query_type == "question"
+    decided = classify_message(text, service_rules())
+    assert decided.query_type == "abusive"
+    assert decided.reasons[0].split(":")[0] == reason
+
+
+def test_shipped_models_say_what_they_were_trained_on() -> None:
+    rules = service_rules()
+    for model in (rules.insult_model, rules.injection_model):
+        assert model is not None
+        assert "dev" in str(model.about.get("trained_on"))
+        assert len(model.weights) > 1000
