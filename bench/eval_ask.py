@@ -92,7 +92,7 @@ def safety_section(limit: int) -> str:
             disagree.append(f"{dataset.name}: {sample.text[:80]!r}")
         costly_rejects += route == "abusive" and answer["calls"] != ZERO
         calls = answer["calls"]
-        embedded_greetings += route == "greeting" and (calls["embed"] or calls["vector"])
+        embedded_greetings += route == "greeting" and bool(calls["embed"] or calls["vector"])
     too_long = Counter(d.name for d, s in samples if len(s.text) > DEFAULT_CAP)
     routed = Counter(a["route"] for a in answers)
     parts = [
@@ -114,10 +114,12 @@ def safety_section(limit: int) -> str:
     return "\n".join(parts)
 
 
-def _survives(value: str, safe_query: str | None) -> bool:
-    if not safe_query or not value.strip():
-        return False
-    return re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", safe_query) is not None
+def _survives(value: str, safe_query: str) -> bool:
+    found = re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", safe_query)
+    return bool(value.strip()) and found is not None
+
+
+PLACEHOLDER = re.compile(r"<[A-Z_]+_\d+>")
 
 
 def pii_section(n: int, per_entity: int, seed: int) -> str:
@@ -126,24 +128,38 @@ def pii_section(n: int, per_entity: int, seed: int) -> str:
     questions = faq_questions()
     answers = ask_all([s.text for s in samples] + questions)
     sentence_answers, question_answers = answers[: len(samples)], answers[len(samples) :]
+    errors = [a for a in answers if "error" in a]
+    if errors:
+        sys.exit(f"warden ask refused {len(errors)} inputs: {errors[:3]}")
+    # Only the question path sends the message on (masked, as safe_query); a rejected message
+    # goes nowhere, and a greeting is answered without it.
     leaks: dict[str, list[int]] = {t: [0, 0] for t in TARGETS}
     structured_routes: Counter[str] = Counter()
     for sample, answer in zip(samples, sentence_answers, strict=True):
-        kinds = set()
+        kinds = {entity for _, _, entity in sample.spans}
+        if kinds & set(STRUCTURED):
+            structured_routes[answer["route"]] += 1
+        if answer["route"] != "question":
+            continue
         for start, end, entity in sample.spans:
             if entity in leaks:
-                kinds.add(entity)
-                leaks[entity][0] += _survives(sample.text[start:end], answer.get("safe_query"))
+                leaks[entity][0] += _survives(sample.text[start:end], answer["safe_query"])
                 leaks[entity][1] += 1
-        if kinds & set(STRUCTURED):
-            structured_routes[answer.get("route", answer.get("error", "?"))] += 1
     rows = [
         [t, str(total), f"{100 * hit / total:.2f}%"] for t, (hit, total) in leaks.items() if total
     ]
-    masked = [q for q, a in zip(questions, question_answers, strict=True) if _has_mask(a)]
+    masked = [
+        q
+        for q, a in zip(questions, question_answers, strict=True)
+        if a["route"] == "question" and PLACEHOLDER.search(a["safe_query"])
+    ]
     with_structured = sum(structured_routes.values())
+    routes = Counter(a["route"] for a in sentence_answers)
     parts = [
         f"## PII through `warden ask --json` ({len(samples)} presidio-evaluator sentences)",
+        "",
+        f"Routes of the sentences: {dict(routes)}. Leaks are counted over the values in the "
+        "sentences that took the question route (the only path that sends the message on).",
         "",
         table(["entity", "values", "leaked into safe_query"], rows),
         "",
@@ -151,14 +167,10 @@ def pii_section(n: int, per_entity: int, seed: int) -> str:
         f"question route: {structured_routes['question']} of {with_structured} "
         f"({100 * structured_routes['question'] / max(1, with_structured):.1f}%); "
         f"routes {dict(structured_routes)}",
-        f"- benign FAQ questions with any placeholder in safe_query (false masks): "
+        f"- benign FAQ questions with a placeholder in safe_query (false masks): "
         f"{len(masked)} of {len(questions)} {masked[:5]}",
     ]
     return "\n".join(parts)
-
-
-def _has_mask(answer: dict[str, Any]) -> bool:
-    return bool(answer.get("pii_found"))
 
 
 def main() -> None:

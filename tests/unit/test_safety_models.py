@@ -119,16 +119,19 @@ def test_injection_rules_decide_before_the_model_is_asked() -> None:
     assert model.seen == []
 
 
-def test_without_models_nothing_is_asked_and_nothing_changes() -> None:
-    text = "you have the brains of a doorknob"
-    assert not detect_abuse(text, with_models(None, None)).flagged
-    assert with_models(None, None) == shipped_rules()  # models do not take part in equality
-    assert with_models(None, None).compiled is shipped_rules().compiled  # shared, not rebuilt
+def test_plugging_models_shares_the_compiled_rules_and_refuses_rule_changes() -> None:
+    plugged = with_models(keyed_on("doorknob"), keyed_on("zorblax"))
+    assert plugged.compiled is shipped_rules().compiled  # shared, not rebuilt
+    assert shipped_rules().insult_model is None  # the original is untouched
+    with pytest.raises(ValueError, match="abuse"):
+        shipped_rules().plugged(abuse={})
 
 
 SPARED = [
     ("you are a genius, not an idiot", "abuse.spared.en.negated_insult"),
-    ("you are not clueless, you just lack the forms", "abuse.spared.en.negated_insult"),
+    ("you are not clueless", "abuse.spared.en.negated_insult"),
+    ("you did not answer my question", "abuse.spared.en.negated_you"),
+    ("you are a damn genius", "abuse.spared.en.praise"),
     ("You are nothing like my last lawyer", "abuse.spared.en.nothing_like"),
     ("Explain it like I'm an idiot", "abuse.spared.en.self_directed"),
     ("My dog is a bitch, she needs spaying", "abuse.spared.en.female_dog"),
