@@ -5,12 +5,15 @@
 
 Each model is a logistic regression (scikit-learn, liblinear, class-balanced) over the hashed
 n-gram features of pipelines/safety/linear.py, computed on the word form the safety rules
-normalise to. Only `dev` texts are read (Kaggle's train.csv, ~30% of every other set by hash),
-plus negatives that no evaluation set holds: the other chatterbot-corpus English topics and
-paragraphs of the Python documentation. The held-out texts are never read here.
-`--write` stores the weights in service/config/models/. The thresholds live in safety.yaml:
-this script prints out-of-fold figures on the dev split (5-fold) to choose them with,
-combined with the rules as the service combines them. Retrain after changing normalize.py.
+normalise to, and shown what the service shows them (pipelines/safety/learned.py). Only `dev`
+texts are read (Kaggle's train.csv, ~30% of every other set by hash), plus negatives that no
+evaluation set holds: the other chatterbot-corpus English topics, and paragraphs of the
+Python documentation that contain none of the evaluation sets' documentation sentences. The
+held-out texts are never read here. Training is deterministic; `--write` stores the weights
+(|w| >= MIN_WEIGHT, 3 decimals) in service/config/models/. The thresholds live in safety.yaml;
+this script prints out-of-fold dev figures (5-fold, unpruned weights) per threshold, with the
+rules and the toxicity scorer as the service combines them. Retrain after changing
+normalize.py or the word lists of safety.yaml.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ from bench.datasets.comments import addresses_reader  # noqa: E402
 from bench.datasets.docs_text import DOCS, SECTIONS, paragraphs  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
 from bench.datasets.sources import debian_file  # noqa: E402
+from bench.eval_safety import INJECTION_ATTACKS  # noqa: E402
+from bench.eval_safety import LOOK_ALIKES as EVALUATED_LOOK_ALIKES  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
 from pipelines.safety.learned import (  # noqa: E402
     injection_model_input,
@@ -66,17 +71,9 @@ EXTRA_TOPICS = (
     "science",
     "tech_support",
 )
-INJECTION_SETS = (
-    "jailbreaks-in-the-wild",
-    "jailbreak-templates",
-    "system-prompt-extraction",
-    "promptinject-attacks",
-    "injection-european-languages",
-    "injection-other-languages",
-    "indirect-injection",
-)
-LOOK_ALIKES = ("benign-instructions", "docs-injection-words", "documents-without-injection")
 ENCODED = ("encoded-injection", "encoded-benign")  # the detector decodes before it scores
+INJECTION_SETS = tuple(name for name in INJECTION_ATTACKS if name not in ENCODED)
+LOOK_ALIKES = tuple(name for name in EVALUATED_LOOK_ALIKES if name not in ENCODED)
 
 
 @dataclass(frozen=True)
