@@ -2,15 +2,16 @@
 
     python bench/bench_classify.py [--repeats 200]
 
-Rules: service/config/safety.yaml loaded the way bootstrap does (`pipeline_config(settings)`),
-once with `toxicity_classifier=False` and once with the shipped toxicity scorer plugged in
-(alt-profanity-check). Messages (written for this bench, in the sample knowledge base's
-domain): greetings, questions (some with personal data, some greeting + question, some
-quoting abuse), abusive messages, injections (some encoded), and borderline messages that
-address the assistant without a rule firing (the only ones the scorer is asked about).
+Rules: service/config/safety.yaml loaded the way bootstrap does (`pipeline_config(settings)`):
+the rules alone, then with the shipped insult and injection models, then also with the shipped
+toxicity scorer (alt-profanity-check): the service default. Messages (written for this bench,
+in the sample knowledge base's domain): greetings, questions (some with personal data, some
+greeting + question, some quoting abuse), abusive messages, injections (some encoded), and
+borderline messages that address the assistant without a rule firing (the only ones the
+insult model and the scorer are asked about).
 Each message is classified `--repeats` times, round-robin over the set. Prints p50/p95 (us)
-per category and overall, the number of scorer calls per message, and the one-off cost of
-loading and compiling the rules. Figures only: nothing is asserted.
+per category and overall, the number of toxicity-scorer calls per message, and the one-off
+cost of loading the rules and models. Figures only: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -84,14 +85,15 @@ MESSAGES: dict[str, list[str]] = {
 }
 
 
-async def load_rules(toxicity: bool) -> tuple[SafetyRules, float]:
+async def load_rules(toxicity: bool, models: bool) -> tuple[SafetyRules, float]:
     """The rules as bootstrap builds them, and the seconds it took (yaml, compile, scorer)."""
     from service.bootstrap import pipeline_config
     from service.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        config = await pipeline_config(Settings(data_dir=Path(tmp), toxicity_classifier=toxicity))
+        settings = Settings(data_dir=Path(tmp), toxicity_classifier=toxicity, safety_models=models)
+        config = await pipeline_config(settings)
         rules = config.safety
         rules.compiled  # noqa: B018 - built on first use: part of the load
         return rules, time.perf_counter() - started
@@ -139,12 +141,18 @@ def routes(rules: SafetyRules) -> dict[str, str]:
     return found
 
 
+MODES = (
+    ("rules only", False, False),
+    ("rules + models", False, True),
+    ("rules + models + scorer", True, True),  # the service default
+)
+
+
 async def main(repeats: int) -> None:
     rows = []
-    for toxicity in (False, True):
-        rules, load_s = await load_rules(toxicity)
+    for label, toxicity, models in MODES:
+        rules, load_s = await load_rules(toxicity, models)
         per_category, overall, scorer_calls = measure(rules, repeats)
-        label = "rules + toxicity scorer" if toxicity else "rules only"
         print(f"{label}: loading the rules (yaml, compile, scorer) took {load_s * 1000:.0f} ms")
         routed = routes(rules)
         for name, values in [*per_category.by_name.items(), *overall.by_name.items()]:
