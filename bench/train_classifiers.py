@@ -1,7 +1,7 @@
 """Trains the shipped insult and injection models on the DEV split of the third-party sets.
 
     PYTHONPATH=. python -m bench.datasets.sources        # once: pinned archives
-    PYTHONPATH=. python bench/train_classifiers.py [--write] [--only insult|injection]
+    PYTHONPATH=. python bench/train_classifiers.py [--write [--out DIR]] [--only insult|injection]
 
 Each model is a logistic regression (scikit-learn, liblinear, class-balanced) over the hashed
 n-gram features of pipelines/safety/linear.py, computed on the word form the safety rules
@@ -149,7 +149,7 @@ def matrix(texts: list[tuple[str, ...]], char_ngrams: tuple[int, ...]) -> csr_ma
     return csr_matrix((values, (rows, cols)), shape=(len(texts), BUCKETS))
 
 
-def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) -> None:
+def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, out: Path | None) -> None:
     chosen = [d for d in datasets if spec.positives(d) or spec.negatives(d)]
     rows = [(d, s.text) for d in chosen for s in d.samples if s.split == "dev"]
     rows = [(d, t) for d, t in rows if not (spec.negatives(d) and _flagged(t, rules, d))]
@@ -171,7 +171,7 @@ def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) 
     weights = model.coef_[0]
     kept = np.flatnonzero(np.abs(weights) >= MIN_WEIGHT)
     print(f"weights kept: {len(kept)} of {np.count_nonzero(weights)} non-zero")
-    if write:
+    if out is not None:
         about = {"trained_on": spec.about, "c": spec.c, "dev_texts": len(rows)}
         linear = LinearTextModel(
             spec.name,
@@ -181,10 +181,10 @@ def train(spec: Spec, datasets: list[Dataset], rules: SafetyRules, write: bool) 
             spec.char_ngrams,
             about,
         )
-        MODELS.mkdir(parents=True, exist_ok=True)
-        path = MODELS / f"{spec.name}.json"
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{spec.name}.json"
         path.write_text(json.dumps(linear.to_mapping(), separators=(",", ":")) + "\n")
-        print(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size // 1024} KiB)")
+        print(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
 
 
 def _flagged(text: str, rules: SafetyRules, dataset: Dataset) -> bool:
@@ -232,6 +232,7 @@ def _toxicity_scorer() -> Callable[[str], float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="store the weights")
+    parser.add_argument("--out", type=Path, default=MODELS, help="where --write stores them")
     parser.add_argument("--only", choices=sorted(SPECS))
     args = parser.parse_args()
     rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
@@ -241,7 +242,7 @@ def main() -> None:
     datasets += extra_negatives(datasets)
     for name, spec in SPECS.items():
         if args.only in (None, name):
-            train(spec, datasets, rules, args.write)
+            train(spec, datasets, rules, args.out if args.write else None)
 
 
 if __name__ == "__main__":
