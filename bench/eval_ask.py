@@ -143,7 +143,8 @@ def pii_section(n: int, per_entity: int, seed: int) -> str:
             continue
         for start, end, entity in sample.spans:
             if entity in leaks:
-                leaks[entity][0] += _survives(sample.text[start:end], answer["safe_query"])
+                sent = answer["safe_query"] or ""
+                leaks[entity][0] += _survives(sample.text[start:end], sent)
                 leaks[entity][1] += 1
     rows = [
         [t, str(total), f"{100 * hit / total:.2f}%"] for t, (hit, total) in leaks.items() if total
@@ -151,7 +152,7 @@ def pii_section(n: int, per_entity: int, seed: int) -> str:
     masked = [
         q
         for q, a in zip(questions, question_answers, strict=True)
-        if a["route"] == "question" and PLACEHOLDER.search(a["safe_query"])
+        if a["route"] == "question" and PLACEHOLDER.search(a["safe_query"] or "")
     ]
     with_structured = sum(structured_routes.values())
     routes = Counter(a["route"] for a in sentence_answers)

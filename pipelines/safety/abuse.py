@@ -10,12 +10,18 @@ by clause, so a rude substring ("Scunthorpe") or a sentence boundary never makes
    clauses aimed at someone, or the clauses holding an insult word in a short message that
    asks nothing.
 What 3 and 4 are shown, and when they are asked at all, is pipelines/safety/learned.py's
-decision: never about a negated or self-directed insult, never the profanity.
+decision: never a negated or self-directed insult or praise, never the profanity.
 """
 
 from __future__ import annotations
 
-from pipelines.safety.learned import addressed, insult_model_input, open_clauses, spared
+from pipelines.safety.learned import (
+    addressed,
+    greeting_only,
+    insult_model_input,
+    open_clauses,
+    spared,
+)
 from pipelines.safety.mentions import spare_quoted_mention
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
@@ -72,7 +78,7 @@ def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) ->
     """Asks the scorer about the open clauses aimed at someone or, in a short message that asks
     nothing, the open clauses holding an insult word."""
     scorer, compiled = rules.toxicity_scorer, rules.compiled
-    if scorer is None:
+    if scorer is None or greeting_only(prepared, rules):
         return CLEAR
     suspects = addressed(clauses, rules)
     if not suspects and _asks_nothing(prepared, rules):

@@ -44,6 +44,7 @@ class CompiledRules:
     abuse: RuleMatcher
     abuse_bare: RuleMatcher
     abuse_spares: RuleMatcher
+    abuse_spare_patterns: tuple[re.Pattern[str], ...]  # each spare, to cut out what it matches
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
     request_opener: re.Pattern[str]
@@ -71,6 +72,9 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         abuse=RuleMatcher(_named("abuse", abuse), words=True),
         abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
         abuse_spares=RuleMatcher(_named("abuse.spared", abuse, part="spares"), words=True),
+        abuse_spare_patterns=tuple(
+            re.compile(regex) for _, regex in _named("abuse.spared", abuse, part="spares")
+        ),
         standalone=tuple(
             _standalone(block) for block in abuse.values() if "insults" in block.lists
         ),

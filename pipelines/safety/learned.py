@@ -2,17 +2,24 @@
 
 One place decides it, for the detectors and for bench/train_classifiers.py alike, so a model
 is trained on the very input it is asked about:
-- a clause where a `spares` pattern matches (a negated or self-directed insult, "not an
-  idiot", "like I'm an idiot") is left out: the rules read it right, a bag of words does not;
+- what a `spares` pattern matches (a negated or self-directed insult, "not an idiot", "like
+  I'm an idiot", praise, a negated statement about "you") is cut out of its clause: the
+  rules read it right, a bag of words does not; the rest of the clause stays;
 - profanity words are left out, so swearing alone cannot tip a scorer;
+- a condition that a later clause completes, and that clause ("if you are sick, you should
+  tell your employer"), speak of anyone: they are left out of what the insult model sees,
+  and address no one;
 - the insult model and the toxicity scorer are asked only when a remaining clause addresses
-  someone (you, the assistant) without opening as a request, or as a condition that another
-  clause completes ("if you are sick, ..."): that "you" is anyone;
+  someone (you, the assistant) without opening as a request, and never about a message that
+  is only a greeting ("top of the morning to you!");
 - the injection model is asked about a message of at least `injection_model_min_words` words.
 """
 
 from __future__ import annotations
 
+import re
+
+from pipelines.safety.greeting import detect_greeting
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 
@@ -24,36 +31,62 @@ def spared(prepared: Prepared, rules: SafetyRules) -> list[str]:
 
 
 def open_clauses(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
-    """The clauses no spare pattern matched, without profanity words (empty ones dropped)."""
+    """The clauses with the spared spans and the profanity words cut out (empty ones dropped)."""
     compiled = rules.compiled
     kept = []
     for clause in prepared.clauses:
-        if compiled.abuse_spares.all(clause):
-            continue
-        words = [w for w in clause.split() if w not in compiled.profanity_words]
+        rest = _cut(clause, compiled.abuse_spare_patterns)
+        words = [w for w in rest.split() if w not in compiled.profanity_words]
         if words:
             kept.append(" ".join(words))
     return tuple(kept)
 
 
+def _cut(clause: str, patterns: tuple[re.Pattern[str], ...]) -> str:
+    """The clause with every span that any of the patterns matches blanked out."""
+    spared = bytearray(len(clause))
+    for pattern in patterns:
+        for match in pattern.finditer(clause):
+            spared[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
+    if not any(spared):
+        return clause
+    return "".join(" " if flag else char for char, flag in zip(clause, spared, strict=True))
+
+
+def _generic(clauses: tuple[str, ...], rules: SafetyRules) -> set[int]:
+    """The indexes of the conditions that a later clause completes, and of those clauses."""
+    opener = rules.compiled.conditional_opener
+    found: set[int] = set()
+    for index, clause in enumerate(clauses[:-1]):
+        if opener.match(clause):
+            found.update((index, index + 1))
+    return found
+
+
 def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
-    """The clauses aimed at someone: a direction word, no request opener, and no conditional
-    opener unless the clause ends the message (then nothing else completes the condition)."""
+    """The clauses aimed at someone: a direction word, no request opener, not generic."""
     compiled = rules.compiled
-    last = len(clauses) - 1
+    generic = _generic(clauses, rules)
     return [
         clause
         for index, clause in enumerate(clauses)
-        if not compiled.direction_words.isdisjoint(clause.split())
+        if index not in generic
+        and not compiled.direction_words.isdisjoint(clause.split())
         and not compiled.request_opener.match(clause)
-        and not (index < last and compiled.conditional_opener.match(clause))
     ]
+
+
+def greeting_only(prepared: Prepared, rules: SafetyRules) -> bool:
+    return detect_greeting(prepared.raw, rules, prepared).flagged
 
 
 def insult_model_input(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...] | None:
     """The clauses the insult model scores, or None when it is not asked."""
     clauses = open_clauses(prepared, rules)
-    return clauses if addressed(clauses, rules) else None
+    if not addressed(clauses, rules) or greeting_only(prepared, rules):
+        return None
+    generic = _generic(clauses, rules)
+    return tuple(c for index, c in enumerate(clauses) if index not in generic)
 
 
 def injection_model_input(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...] | None:

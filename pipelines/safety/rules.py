@@ -37,8 +37,9 @@ class RuleSet:
     bare_patterns: Mapping[str, str] = field(default_factory=dict)
     # injection only: jailbreak signals, weak alone; `injection_min_signals` distinct ones flag
     signals: Mapping[str, str] = field(default_factory=dict)
-    # abuse only: a negated or self-directed insult ("not an idiot", "like I'm an idiot");
-    # a message where one matches is decided by the rules alone, never by a learned scorer
+    # abuse only: a negated or self-directed insult, praise ("not an idiot", "like I'm an
+    # idiot", "you are a genius"): the rules decide these words, the learned scorers never
+    # see them (pipelines/safety/learned.py cuts them out of what they are shown)
     spares: Mapping[str, str] = field(default_factory=dict)
 
 

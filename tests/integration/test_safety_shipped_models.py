@@ -86,22 +86,7 @@ def service_rules() -> SafetyRules:
     return rules.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
 
 
-# The insult model's known false positives among them (a bag of words weighs "you are ..."
-# and "you just ..." heavily): kept visible, strict, so a retrained model that fixes one says so.
-KNOWN_FALSE_POSITIVES = {
-    "You are now connected to an agent",
-    "you are not clueless, you just lack the forms",
-}
-KNOWN = pytest.mark.xfail(strict=True, reason="known insult-model false positive")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param(t, marks=[KNOWN] if t in KNOWN_FALSE_POSITIVES else [])
-        for t in _benign() + LONG_REQUESTS + FEEDBACK
-    ],
-)
+@pytest.mark.parametrize("text", _benign() + LONG_REQUESTS + FEEDBACK)
 def test_hard_negatives_stay_questions(text: str) -> None:
     decided = classify_message(text, service_rules())
     assert decided.query_type != "abusive", decided.reasons

@@ -15,6 +15,7 @@ import pytest
 from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.classify import classify_message
 from pipelines.safety.injection import detect_injection
+from pipelines.safety.learned import insult_model_input
 from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.rules import SafetyRules
 from tests.unit._safety_rules import shipped_rules
@@ -132,14 +133,13 @@ SPARED = [
     ("you are not clueless", "abuse.spared.en.negated_insult"),
     ("you did not answer my question", "abuse.spared.en.negated_you"),
     ("you are a damn genius", "abuse.spared.en.praise"),
-    ("You are nothing like my last lawyer", "abuse.spared.en.nothing_like"),
     ("Explain it like I'm an idiot", "abuse.spared.en.self_directed"),
     ("My dog is a bitch, she needs spaying", "abuse.spared.en.female_dog"),
 ]
 
 
 @pytest.mark.parametrize(("text", "spare"), SPARED)
-def test_spared_frames_keep_the_learned_scorers_out(text: str, spare: str) -> None:
+def test_spared_messages_never_reach_the_learned_scorers(text: str, spare: str) -> None:
     model = keyed_on("you")
     scorer_seen: list[str] = []
 
@@ -152,6 +152,34 @@ def test_spared_frames_keep_the_learned_scorers_out(text: str, spare: str) -> No
     assert not verdict.flagged
     assert spare in verdict.reasons
     assert model.seen == [] and scorer_seen == []
+
+
+# (message, what the insult model is shown; None: it is not asked)
+SHOWN = [
+    ("you are a genius, not an idiot", None),
+    ("you are not clueless, you just lack the forms", ("you just lack the forms",)),
+    ("You are nothing like my last lawyer", ("you are my last lawyer",)),
+    ("I'm not an idiot, you have the brains of a doorknob",
+     ("i am", "you have the brains of a doorknob")),  # a spare hides only its own words
+    ("you are right that you have the brains of a doorknob",
+     ("you are right that you have the brains of a doorknob",)),  # praise ends its clause
+    ("you are a fucking disgrace", ("you are a disgrace",)),  # profanity is never shown
+    ("If you are sick, you should tell your employer", None),  # a condition: anyone
+    ("If you are sick, can my employer ask for a note?", None),
+    ("if you had a brain you would be dangerous",
+     ("if you had a brain you would be dangerous",)),  # nothing completes the condition
+    ("If it rains, you are a fool", None),  # a condition's completion speaks of anyone
+    ("If it rains, the roof leaks, you fool", ("you fool",)),
+    ("can you tell me who pays for a broken doorknob?", None),  # a request
+    ("Top of the morning to you!", None),  # only a greeting
+    ("what the hell does clause 7 mean?", None),  # addresses no one
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "shown"), SHOWN)
+def test_what_the_insult_model_is_shown(text: str, shown: tuple[str, ...] | None) -> None:
+    rules = shipped_rules()
+    assert insult_model_input(rules.compiled.prepare(text), rules) == shown
 
 
 def test_a_spare_does_not_hide_what_the_rules_catch() -> None:
