@@ -34,6 +34,7 @@ from bench.datasets.novelty import unlike_dev  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
+from service.bootstrap import toxicity_scorer  # noqa: E402
 from service.pipeline_config import load_safety_rules  # noqa: E402
 
 QUESTIONS = ("faq-questions", "chatterbot-questions")
@@ -146,18 +147,7 @@ def load_rules(
     rules = load_safety_rules(models=with_models)
     if threshold is not None:  # --toxicity-threshold: try a value without editing the YAML
         rules = dataclasses.replace(rules, toxicity_threshold=threshold)
-    return rules.with_toxicity_scorer(_scorer()) if with_scorer else rules
-
-
-def _scorer() -> Callable[[str], float]:
-    """alt-profanity-check's shipped model, as service/bootstrap.py plugs it in."""
-    from profanity_check import predict_prob
-
-    def score(text: str) -> float:
-        return float(predict_prob([text])[0])
-
-    score("warm up")
-    return score
+    return rules.with_toxicity_scorer(toxicity_scorer()) if with_scorer else rules
 
 
 def classify_all(datasets: list[Dataset], rules: SafetyRules) -> dict[str, list[Outcome]]:

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import yaml
 from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
@@ -51,10 +50,11 @@ from pipelines.safety.learned import (  # noqa: E402
 from pipelines.safety.linear import LinearTextModel, hashed_features  # noqa: E402
 from pipelines.safety.normalize import Prepared  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
+from service.bootstrap import toxicity_scorer  # noqa: E402
+from service.pipeline_config import load_safety_rules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "service" / "config" / "models"
-SAFETY_YAML = ROOT / "service" / "config" / "safety.yaml"
 BUCKETS = 2**18
 MIN_WEIGHT = 0.05  # smaller weights are dropped from the shipped file (size; no measurable loss)
 # chatterbot-corpus topics that no evaluation set reads (those read: chatter.py)
@@ -201,7 +201,7 @@ def _threshold_table(
 ) -> None:
     """Out-of-fold dev figures per threshold: the model OR the rules (with the toxicity
     scorer), the model asked only where the service asks it."""
-    scored = rules.with_toxicity_scorer(_toxicity_scorer())
+    scored = rules.with_toxicity_scorer(toxicity_scorer())
     by_rules = [classify_message(t, scored).query_type == "abusive" for _, t in rows]
     groups: dict[str, Callable[[Dataset, str], bool]] = {
         "direct insults": lambda d, t: d.name == "kaggle-insults" and addresses_reader(t),
@@ -223,19 +223,13 @@ def _threshold_table(
         print(f"| {threshold} | " + " | ".join(cells) + " |")
 
 
-def _toxicity_scorer() -> Callable[[str], float]:
-    from profanity_check import predict_prob
-
-    return lambda text: float(predict_prob([text])[0])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="store the weights")
     parser.add_argument("--out", type=Path, default=MODELS, help="where --write stores them")
     parser.add_argument("--only", choices=sorted(SPECS))
     args = parser.parse_args()
-    rules = SafetyRules.from_mapping(yaml.safe_load(SAFETY_YAML.read_text(encoding="utf-8")))
+    rules = load_safety_rules(models=False)
     datasets, missing = load_all()
     if missing:
         sys.exit("missing sources: " + "; ".join(missing))

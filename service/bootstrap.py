@@ -164,11 +164,11 @@ async def pipeline_config(settings: Settings) -> PipelineConfig:
     config = load_pipeline_config(settings)
     if not settings.toxicity_classifier:
         return config
-    scorer = await asyncio.to_thread(_toxicity_scorer)
+    scorer = await asyncio.to_thread(toxicity_scorer)
     return replace(config, safety=replace(config.safety, toxicity_scorer=scorer))
 
 
-def _toxicity_scorer() -> Callable[[str], float]:
+def toxicity_scorer() -> Callable[[str], float]:
     """alt-profanity-check's shipped model: probability that a text is offensive (~4 ms)."""
     from profanity_check import predict_prob
 

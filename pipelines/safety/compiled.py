@@ -43,8 +43,7 @@ class CompiledRules:
     by_length: Mapping[int, tuple[str, ...]]
     abuse: RuleMatcher
     abuse_bare: RuleMatcher
-    abuse_spares: RuleMatcher
-    abuse_spare_patterns: tuple[re.Pattern[str], ...]  # each spare, to cut out what it matches
+    abuse_spares: tuple[tuple[str, re.Pattern[str]], ...]  # (name, regex): spans to cut out
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
     request_opener: re.Pattern[str]
@@ -71,9 +70,9 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         by_length=_by_length(abuse),
         abuse=RuleMatcher(_named("abuse", abuse), words=True),
         abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
-        abuse_spares=RuleMatcher(_named("abuse.spared", abuse, part="spares"), words=True),
-        abuse_spare_patterns=tuple(
-            re.compile(regex) for _, regex in _named("abuse.spared", abuse, part="spares")
+        abuse_spares=tuple(
+            (name, re.compile(regex))
+            for name, regex in _named("abuse.spared", abuse, part="spares")
         ),
         standalone=tuple(
             _standalone(block) for block in abuse.values() if "insults" in block.lists

@@ -26,8 +26,11 @@ from pipelines.safety.rules import SafetyRules
 
 def spared(prepared: Prepared, rules: SafetyRules) -> list[str]:
     """The names of the spare patterns that match a clause."""
-    matcher = rules.compiled.abuse_spares
-    return list(dict.fromkeys(hit for clause in prepared.clauses for hit in matcher.all(clause)))
+    return [
+        name
+        for name, pattern in rules.compiled.abuse_spares
+        if any(pattern.search(clause) for clause in prepared.clauses)
+    ]
 
 
 def open_clauses(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
@@ -35,17 +38,17 @@ def open_clauses(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
     compiled = rules.compiled
     kept = []
     for clause in prepared.clauses:
-        rest = _cut(clause, compiled.abuse_spare_patterns)
+        rest = _cut(clause, compiled.abuse_spares)
         words = [w for w in rest.split() if w not in compiled.profanity_words]
         if words:
             kept.append(" ".join(words))
     return tuple(kept)
 
 
-def _cut(clause: str, patterns: tuple[re.Pattern[str], ...]) -> str:
+def _cut(clause: str, patterns: tuple[tuple[str, re.Pattern[str]], ...]) -> str:
     """The clause with every span that any of the patterns matches blanked out."""
     spared = bytearray(len(clause))
-    for pattern in patterns:
+    for _, pattern in patterns:
         for match in pattern.finditer(clause):
             spared[match.start() : match.end()] = b"\x01" * (match.end() - match.start())
     if not any(spared):

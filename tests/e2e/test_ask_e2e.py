@@ -28,7 +28,9 @@ from tests.e2e.conftest import (
     warden,
 )
 
-MIXED_USER = "u-mixed"  # sends the abusive message, then a greeting
+MIXED_USER = "u-mixed"  # sends the abusive message, then a greeting, then a model-only insult
+# no rule rejects it: the shipped insult model does (tests/integration/test_safety_shipped_models)
+MODEL_ONLY_INSULT = "you have the brains of a doorknob"
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -56,6 +58,7 @@ def batch(
         {"question": GREETING, "user": MIXED_USER, "name": "Asha"},
         {"question": BAIL_QUESTION, "user": "u-asker"},
         {"question": PII_QUESTION, "user": "u-pii"},
+        {"question": MODEL_ONLY_INSULT, "user": MIXED_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -66,7 +69,8 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
     batch: tuple[Run, list[dict[str, Any]], Path],
 ) -> None:
     _, results, _ = batch
-    assert [r["route"] for r in results] == ["reject", "greeting", "question", "question"]
+    routes = [r["route"] for r in results]
+    assert routes == ["reject", "greeting", "question", "question", "reject"]
     for result in results:
         assert_ask_fields(result)
 
@@ -103,6 +107,16 @@ async def test_abusive_message_costs_nothing_and_leaves_no_trace(
     assert [r.role for r in history] == ["user", "assistant"]
     assert history[0].content == GREETING
     assert all("idiot" not in r.content.lower() and r.route != "reject" for r in history)
+    assert all("doorknob" not in r.content for r in history)
+
+
+def test_a_reject_decided_by_the_insult_model_costs_nothing_too(
+    batch: tuple[Run, list[dict[str, Any]], Path],
+) -> None:
+    _, results, _ = batch
+    rejected = results[4]
+    assert (rejected["route"], rejected["mode"], rejected["safe_query"]) == ("reject", None, None)
+    assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
 
 
 def test_greeting_never_embeds_or_searches(

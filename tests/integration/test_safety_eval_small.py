@@ -20,6 +20,7 @@ from bench.datasets.base import SourceMissing
 from bench.datasets.small import kaggle_subset, load_fixture
 from pipelines.safety.classify import classify_message
 from pipelines.safety.rules import SafetyRules
+from service.bootstrap import toxicity_scorer
 from service.pipeline_config import load_safety_rules
 
 QUESTIONS = ("faq-questions", "chatterbot-questions")
@@ -39,10 +40,8 @@ GREETINGS = ("chatterbot-greetings-english", "rasa-greet-intent")
 
 @lru_cache(maxsize=1)
 def rules() -> SafetyRules:
-    from profanity_check import predict_prob
-
     shipped = load_safety_rules(models=False)
-    return shipped.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
+    return shipped.with_toxicity_scorer(toxicity_scorer())
 
 
 @lru_cache(maxsize=1)

@@ -15,6 +15,7 @@ import pytest
 
 from pipelines.safety.classify import classify_message
 from pipelines.safety.rules import SafetyRules
+from service.bootstrap import toxicity_scorer
 from service.pipeline_config import load_safety_rules
 from tests.unit import (
     test_safety_abuse,
@@ -79,11 +80,9 @@ def _benign() -> list[str]:
 
 @lru_cache(maxsize=1)
 def service_rules() -> SafetyRules:
-    from profanity_check import predict_prob
-
     rules = load_safety_rules()
     assert rules.insult_model is not None and rules.injection_model is not None
-    return rules.with_toxicity_scorer(lambda text: float(predict_prob([text])[0]))
+    return rules.with_toxicity_scorer(toxicity_scorer())
 
 
 @pytest.mark.parametrize("text", _benign() + LONG_REQUESTS + FEEDBACK)
