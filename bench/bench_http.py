@@ -148,7 +148,7 @@ def cpu_seconds(pid: int) -> float:
 
 def issue_tokens(secret: str) -> list[str]:
     from pipelines.ports import UserRecord
-    from service.security import TokenService
+    from service.auth.tokens import TokenService
 
     tokens = TokenService(secret, ttl=timedelta(hours=2))
     now = datetime.now(UTC)

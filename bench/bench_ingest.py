@@ -50,8 +50,10 @@ async def embed_alone(embedder: Embedder, texts: list[str]) -> float:
 
 
 async def main(copies: int, threads: int) -> None:
-    from service.adapters.onnx_embedder import OnnxMiniLmEmbedder  # heavy: imported lazily
-    from service.adapters.qdrant_edge import QdrantEdgeIndex
+    from service.adapters.embedding.onnx_embedder import (
+        OnnxMiniLmEmbedder,  # heavy: imported lazily
+    )
+    from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 
     embedder = OnnxMiniLmEmbedder(intra_op_threads=threads)
     embedder.warm()

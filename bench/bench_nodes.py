@@ -174,8 +174,8 @@ async def bench_size(
 ) -> tuple[Samples, float]:
     from langgraph.runtime import Runtime
 
-    from service.adapters.mongo_open import open_embedded_store
-    from service.adapters.qdrant_edge import QdrantEdgeIndex
+    from service.adapters.store.mongo_open import open_embedded_store
+    from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
     from service.allowlist import rebuild_allowlist
     from service.bootstrap import build_container
     from service.settings import Settings
@@ -256,8 +256,8 @@ async def one_request(
 
 
 async def main(args: argparse.Namespace) -> None:
-    from service.adapters.onnx_embedder import OnnxMiniLmEmbedder
-    from service.adapters.presidio_detector import PresidioPiiDetector
+    from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
+    from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
     embedder = OnnxMiniLmEmbedder()
     embedder.warm()

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import summary  # noqa: E402
 from pipelines.ports import IndexPoint, VectorIndex  # noqa: E402
-from service.adapters.qdrant_edge import QdrantEdgeIndex  # noqa: E402
-from service.adapters.qdrant_server import QdrantServerIndex  # noqa: E402
+from service.adapters.vector.qdrant_edge import QdrantEdgeIndex  # noqa: E402
+from service.adapters.vector.qdrant_server import QdrantServerIndex  # noqa: E402
 
 DIM = 384
 USERS = 20

@@ -221,7 +221,7 @@ def score(
 def evaluate(
     detect: Detect, n: int, per_entity: int, seed: int, questions: Sequence[str] = ()
 ) -> Report:
-    from service.adapters.pii_lexicon import load_lexicon
+    from service.adapters.pii.lexicon import load_lexicon
 
     lexicon = load_lexicon()
     uniform, stratified = make_samples(n, per_entity, seed)
@@ -258,8 +258,8 @@ def table(reports: dict[str, Report]) -> str:
 
 def options() -> dict[str, Callable[[], Detect]]:
     """Detector options by name; each builds and warms a detector when called."""
-    from service.adapters import presidio_detector as pd
-    from service.adapters.pii_nlp import SpacyModelNlpEngine, spacy_person_recognizer
+    from service.adapters.pii import presidio_detector as pd
+    from service.adapters.pii.nlp import SpacyModelNlpEngine, spacy_person_recognizer
 
     def build(**kwargs: object) -> Detect:
         detector = pd.PresidioPiiDetector(**kwargs)  # type: ignore[arg-type]

@@ -58,9 +58,9 @@ from pipelines.deps import PipelineConfig, PipelineDeps  # noqa: E402
 from pipelines.nodes.retrieve import retrieve  # noqa: E402
 from pipelines.ports import Embedder, PiiSpan  # noqa: E402
 from prompts import PromptBook  # noqa: E402
-from service.adapters.onnx_embedder import OnnxMiniLmEmbedder  # noqa: E402
-from service.adapters.presidio_detector import PresidioPiiDetector  # noqa: E402
-from service.adapters.qdrant_edge import QdrantEdgeIndex  # noqa: E402
+from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder  # noqa: E402
+from service.adapters.pii.presidio_detector import PresidioPiiDetector  # noqa: E402
+from service.adapters.vector.qdrant_edge import QdrantEdgeIndex  # noqa: E402
 from service.allowlist import rebuild_allowlist  # noqa: E402
 from service.pipeline_config import load_allowlist  # noqa: E402
 

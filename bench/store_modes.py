@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench._common import percentile as _p
 from pipelines.ports import ChatRecord
-from service.adapters.mongo_open import EmbeddedMode, open_embedded_store
+from service.adapters.store.mongo_open import EmbeddedMode, open_embedded_store
 
 USERS = 50
 

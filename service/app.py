@@ -12,14 +12,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from service.api import auth, chat, documents, health, metrics, stream
-from service.body_limit import BodyLimitMiddleware, LimitFor
 from service.bootstrap import Container, build_container, replay_outbox
+from service.documents.sweeper import start_sweeper
 from service.errors import CatchAllMiddleware, install_error_handlers
-from service.fast_reject import FastRejectMiddleware
+from service.http import auth, chat, documents, health, metrics, stream
+from service.http.body_limit import BodyLimitMiddleware, LimitFor
+from service.http.fast_reject import FastRejectMiddleware
 from service.metrics import ChatMetrics
 from service.settings import Settings
-from service.sweeper import start_sweeper
 
 UPLOAD_PATH = "/v1/documents"
 OUTBOX_REPLAY_INTERVAL_S = 30.0

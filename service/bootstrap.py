@@ -19,13 +19,13 @@ from pipelines.metering import metered
 from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
 from pipelines.runner import ChatPipeline
 from prompts import PromptBook
-from service.adapters.caching_embedder import CachingEmbedder
-from service.adapters.history_outbox import OutboxChatStore
-from service.auth_throttle import AuthThrottle
+from service.adapters.embedding.caching_embedder import CachingEmbedder
+from service.adapters.store.history_outbox import OutboxChatStore
+from service.auth.secret_file import load_or_create_secret
+from service.auth.throttle import AuthThrottle
+from service.auth.tokens import ExternalIdp, Passwords, TokenService
 from service.pipeline_config import load_pipeline_config
 from service.rate_limit import SlidingWindowLimiter
-from service.secret_file import load_or_create_secret
-from service.security import ExternalIdp, Passwords, TokenService
 from service.settings import Settings
 
 log = logging.getLogger("warden.bootstrap")
@@ -78,7 +78,7 @@ class Container:
 
 
 async def open_embedder() -> Embedder:
-    from service.adapters.onnx_embedder import OnnxMiniLmEmbedder
+    from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
 
     embedder = OnnxMiniLmEmbedder()
     await asyncio.to_thread(embedder.warm)  # the first request should not pay the load
@@ -87,20 +87,20 @@ async def open_embedder() -> Embedder:
 
 async def open_index(settings: Settings, dimension: int) -> VectorIndex:
     if settings.qdrant_url:
-        from service.adapters.qdrant_server import QdrantServerIndex
+        from service.adapters.vector.qdrant_server import QdrantServerIndex
 
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return await QdrantServerIndex.connect(
             url=settings.qdrant_url, api_key=key, dimension=dimension
         )
-    from service.adapters.qdrant_edge import QdrantEdgeIndex
+    from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 
     path = settings.data_dir / "qdrant"
     return await asyncio.to_thread(QdrantEdgeIndex.open, path, dimension)
 
 
 async def _open_store(settings: Settings) -> Store:
-    from service.adapters.mongo_open import open_embedded_store, open_server_store
+    from service.adapters.store.mongo_open import open_embedded_store, open_server_store
 
     if settings.mongodb_uri:
         uri = settings.mongodb_uri.get_secret_value()
@@ -109,7 +109,7 @@ async def _open_store(settings: Settings) -> Store:
 
 
 async def open_detector() -> PiiDetector:
-    from service.adapters.presidio_detector import PresidioPiiDetector
+    from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
     return await asyncio.to_thread(PresidioPiiDetector)
 
@@ -117,8 +117,8 @@ async def open_detector() -> PiiDetector:
 def _chat_model(settings: Settings, closers: list[tuple[str, Closer]]) -> ChatModel | None:
     if not settings.llm_base_url:
         return None  # extractive answers and template greetings
-    from service.adapters.guarded_chat import GuardedChatModel
-    from service.adapters.openai_chat import OpenAIChatModel
+    from service.adapters.model.guarded_chat import GuardedChatModel
+    from service.adapters.model.openai_chat import OpenAIChatModel
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     inner = OpenAIChatModel(
@@ -130,13 +130,13 @@ def _chat_model(settings: Settings, closers: list[tuple[str, Closer]]) -> ChatMo
 
 def _tracer(settings: Settings, closers: list[tuple[str, Closer]]) -> Tracer:
     """JSON logs always; Langfuse too when its keys are set (closed with a bounded flush)."""
-    from service.adapters.log_tracer import JsonLogTracer
+    from service.adapters.tracing.log_tracer import JsonLogTracer
 
     timeout_s = settings.shutdown_flush_timeout_s
     if not (settings.langfuse_public_key and settings.langfuse_secret_key):
         return JsonLogTracer()
-    from service.adapters.composite_tracer import CompositeTracer
-    from service.adapters.langfuse_tracer import LangfuseTracer
+    from service.adapters.tracing.composite_tracer import CompositeTracer
+    from service.adapters.tracing.langfuse_tracer import LangfuseTracer
 
     langfuse = LangfuseTracer(
         public_key=settings.langfuse_public_key.get_secret_value(),

@@ -15,9 +15,9 @@ from argon2 import PasswordHasher
 
 from pipelines.deps import PipelineConfig
 from service.app import create_app
+from service.auth.tokens import Passwords
 from service.bootstrap import Container, build_container
 from service.pipeline_config import load_pipeline_config
-from service.security import Passwords
 from service.settings import Settings
 from tests.fakes.chat_model import FakeChatModel
 from tests.fakes.detector import FakePiiDetector

@@ -13,8 +13,8 @@ import pytest
 
 from pipelines.ports import IndexPoint
 from service.app import create_app
-from service.document_limits import DocumentLimits
-from service.documents import DocumentService
+from service.documents.limits import DocumentLimits
+from service.documents.service import DocumentService
 from tests.api.conftest import Kit, KitFactory
 from tests.api.documents_kit import TEXT, docx_bytes, file_of, pdf_bytes, upload
 

@@ -6,7 +6,13 @@ import asyncio
 from datetime import datetime, timedelta
 
 from pipelines.ports import DocumentRecord
-from service.sweeper import Sweeper, SweepResult, start_sweeper, sweep_container, sweep_expired
+from service.documents.sweeper import (
+    Sweeper,
+    SweepResult,
+    start_sweeper,
+    sweep_container,
+    sweep_expired,
+)
 from tests.api.conftest import Kit
 from tests.api.documents_kit import MovableClock, chat_sources, file_of, upload
 from tests.fakes.store import FakeStore

@@ -22,8 +22,8 @@ from fastapi import Depends, FastAPI, Request
 
 from pipelines.ports import UserRecord
 from service.app import create_app
-from service.deps import ChatCaller, bearer, chat_caller, chat_caller_of
-from service.security import TokenService
+from service.auth.tokens import TokenService
+from service.http.deps import ChatCaller, bearer, chat_caller, chat_caller_of
 from tests.api.conftest import SECRET, Kit, KitFactory
 from tests.api.test_chat import ABUSIVE
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jwt
 
+from service.auth.secret_file import SECRET_FILE, load_or_create_secret
 from service.bootstrap import token_service
-from service.secret_file import SECRET_FILE, load_or_create_secret
 from tests.api.conftest import KitFactory
 
 

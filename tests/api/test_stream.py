@@ -10,10 +10,10 @@ from typing import Any
 import httpx
 
 from pipelines.ports import Completion, Message, ModelUnavailable
-from service.adapters.chat_stream import ChatStream
-from service.api.stream import chat_events, finish_running_chats, start_chat
+from service.adapters.model.chat_stream import ChatStream
+from service.auth.tokens import Principal
+from service.http.stream import chat_events, finish_running_chats, start_chat
 from service.metrics import ChatMetrics
-from service.security import Principal
 from tests.api.conftest import Kit, KitFactory
 from tests.api.test_chat import ABUSIVE, SPEC_FIELDS, SpyPipeline
 from tests.fakes.chat_model import FakeChatModel

@@ -14,8 +14,8 @@ import pytest
 
 from ingestion.loaders import DocumentTooLarge
 from service.app import create_app
-from service.document_limits import DocumentLimits, parse_upload
-from service.documents import DocumentService
+from service.documents.limits import DocumentLimits, parse_upload
+from service.documents.service import DocumentService
 from tests.api.conftest import Kit
 from tests.api.documents_kit import docx_bytes, upload
 from tests.fakes.embedder import FakeEmbedder

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from pipelines.ports import ChatModel, Message, ModelUnavailable
-from service.adapters.guarded_chat import GuardedChatModel
-from service.adapters.openai_chat import OpenAIChatModel
+from service.adapters.model.guarded_chat import GuardedChatModel
+from service.adapters.model.openai_chat import OpenAIChatModel
 from tests.fakes.chat_model import FakeChatModel
 from tests.integration.llm_server import free_port, llm_server
 

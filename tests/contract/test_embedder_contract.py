@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import pytest
 
 from pipelines.ports import Embedder
-from service.adapters.caching_embedder import CachingEmbedder
-from service.adapters.onnx_embedder import OnnxMiniLmEmbedder
+from service.adapters.embedding.caching_embedder import CachingEmbedder
+from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
 from tests.fakes.embedder import FakeEmbedder
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipelines.ports import PiiDetector, PiiSpan
-from service.adapters.presidio_detector import PresidioPiiDetector
+from service.adapters.pii.presidio_detector import PresidioPiiDetector
 from tests.fakes.detector import FakePiiDetector
 
 

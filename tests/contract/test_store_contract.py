@@ -22,8 +22,8 @@ from mongoeco._pytest_runtime import ProxyThread  # the runtime behind mongoeco'
 from pymongo import AsyncMongoClient
 
 from pipelines.ports import AlreadyExists, Store
-from service.adapters.mongo_open import EmbeddedMode, open_embedded_store
-from service.adapters.mongo_store import MongoStore
+from service.adapters.store.mongo_open import EmbeddedMode, open_embedded_store
+from service.adapters.store.mongo_store import MongoStore
 from tests.fakes.store import FakeStore, make_document, make_turn, make_user, utc_now
 
 KINDS = ["fake", "mongoeco-inprocess", "mongoeco-wire", "pymongo-kit"]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from pipelines.ports import IndexedDocument, IndexPoint, StoreUnavailable, VectorIndex
-from service.adapters.qdrant_edge import IndexLocked, QdrantEdgeIndex
-from service.adapters.qdrant_server import QdrantServerIndex
+from service.adapters.vector.qdrant_edge import IndexLocked, QdrantEdgeIndex
+from service.adapters.vector.qdrant_server import QdrantServerIndex
 from tests.fakes.vector_index import FakeVectorIndex
 
 DIM = 8
@@ -244,7 +244,7 @@ def test_a_held_edge_folder_fails_clearly_in_this_and_another_process(tmp_path: 
             QdrantEdgeIndex.open(tmp_path / "edge", DIM)
         script = (
             "import sys; from pathlib import Path\n"
-            "from service.adapters.qdrant_edge import QdrantEdgeIndex, IndexLocked\n"
+            "from service.adapters.vector.qdrant_edge import QdrantEdgeIndex, IndexLocked\n"
             "try:\n    QdrantEdgeIndex.open(Path(sys.argv[1]), 8)\n"
             "except IndexLocked:\n    sys.exit(3)\n"
         )

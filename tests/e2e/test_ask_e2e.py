@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service.adapters.mongo_open import open_embedded_store
+from service.adapters.store.mongo_open import open_embedded_store
 from tests.e2e.conftest import (
     ABUSE,
     BAIL_QUESTION,

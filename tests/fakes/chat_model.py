@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipelines.ports import Completion, Message, ModelUnavailable
-from service.adapters.chat_stream import ChatStream
+from service.adapters.model.chat_stream import ChatStream
 
 
 @dataclass

@@ -15,7 +15,7 @@ import pytest
 
 from service.app import create_app
 from service.bootstrap import Container, build_container
-from service.sweeper import SweepResult, sweep_container
+from service.documents.sweeper import SweepResult, sweep_container
 from tests.api.conftest import CHEAP_PASSWORDS, make_settings, shipped_config
 from tests.api.documents_kit import MovableClock, chat_sources, file_of, upload
 from tests.fakes.detector import FakePiiDetector

@@ -15,7 +15,7 @@ import pytest
 from langfuse import propagate_attributes
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from service.adapters.langfuse_tracer import LangfuseTracer
+from service.adapters.tracing.langfuse_tracer import LangfuseTracer
 
 OTLP_PATH = "/api/public/otel/v1/traces"
 RAW_EMAIL, RAW_NAME = "asha.rao@example.com", "Asha Rao"

@@ -12,8 +12,12 @@ from mongoeco._pytest_runtime import ProxyThread  # the runtime behind mongoeco'
 from pymongo import AsyncMongoClient
 
 from pipelines.ports import AlreadyExists, StoreUnavailable
-from service.adapters.mongo_open import EmbeddedStoreBusy, open_embedded_store, open_server_store
-from service.adapters.mongo_store import MongoStore
+from service.adapters.store.mongo_open import (
+    EmbeddedStoreBusy,
+    open_embedded_store,
+    open_server_store,
+)
+from service.adapters.store.mongo_store import MongoStore
 from tests.fakes.store import make_turn, make_user, utc_now
 
 

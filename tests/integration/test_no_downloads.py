@@ -28,8 +28,8 @@ def hook(event, args):
         raise OSError("network refused in test")
 
 sys.addaudithook(hook)
-from service.adapters.onnx_embedder import OnnxMiniLmEmbedder
-from service.adapters.presidio_detector import PresidioPiiDetector
+from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
+from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
 embedder = OnnxMiniLmEmbedder()
 vectors = embedder.embed_sync(["How do I file an FIR?", "a second passage"])

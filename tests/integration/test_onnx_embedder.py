@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.adapters.onnx_embedder import (
+from service.adapters.embedding.onnx_embedder import (
     OnnxMiniLmEmbedder,
     default_model_path,
     default_tokenizer_path,

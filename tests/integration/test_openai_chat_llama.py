@@ -7,8 +7,8 @@ import time
 import pytest
 
 from pipelines.ports import Message, ModelUnavailable
-from service.adapters.guarded_chat import GuardedChatModel
-from service.adapters.openai_chat import OpenAIChatModel
+from service.adapters.model.guarded_chat import GuardedChatModel
+from service.adapters.model.openai_chat import OpenAIChatModel
 from tests.integration.llm_server import LlmServer, free_port
 from tests.integration.loopback_stubs import answer_with, never_answer, record_and_forward
 

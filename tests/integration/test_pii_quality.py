@@ -11,7 +11,7 @@ import pytest
 
 from bench import eval_pii
 from pipelines.ports import PiiSpan
-from service.adapters.presidio_detector import PresidioPiiDetector
+from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
 SEED, N, PER_ENTITY = 11, 150, 60
 

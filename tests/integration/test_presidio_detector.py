@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from service.adapters import presidio_detector
-from service.adapters.pii_lexicon import config_words
-from service.adapters.pii_nlp import SpacyModelMissing, SpacyModelNlpEngine
-from service.adapters.presidio_detector import PresidioPiiDetector
+from service.adapters.pii import presidio_detector
+from service.adapters.pii.lexicon import config_words
+from service.adapters.pii.nlp import SpacyModelMissing, SpacyModelNlpEngine
+from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
 
 @pytest.fixture(scope="module")

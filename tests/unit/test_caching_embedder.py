@@ -6,7 +6,7 @@ import pytest
 
 from pipelines.metering import metered, metering
 from pipelines.ports import Embedder
-from service.adapters.caching_embedder import CachingEmbedder
+from service.adapters.embedding.caching_embedder import CachingEmbedder
 from tests.fakes.embedder import FakeEmbedder
 
 A, B, C, D = (f"sentence {word} about bail and deposits" for word in ("one", "two", "three", "4"))

@@ -9,9 +9,9 @@ import pytest
 from argon2 import PasswordHasher
 from pydantic import ValidationError
 
+from service.auth.tokens import Passwords
 from service.process_lock import DataDirBusy, LockHolder
 from service.rate_limit import SlidingWindowLimiter, retry_after_header
-from service.security import Passwords
 from service.settings import Settings
 
 

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Sequence
 import pytest
 
 from pipelines.ports import ChatModel, Completion, Message, ModelUnavailable
-from service.adapters.chat_stream import ChatStream
-from service.adapters.guarded_chat import GuardedChatModel
+from service.adapters.model.chat_stream import ChatStream
+from service.adapters.model.guarded_chat import GuardedChatModel
 from tests.fakes.chat_model import FakeChatModel
 
 HELLO = [Message("user", "hello")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.ports import ChatRecord, Store, StoreUnavailable
-from service.adapters.history_outbox import OutboxChatStore
+from service.adapters.store.history_outbox import OutboxChatStore
 from tests.fakes.store import FakeStore, make_turn, utc_now
 
 SINCE = timedelta(days=1)

@@ -9,7 +9,7 @@ from pipelines.ports import Completion, Message, ModelUnavailable
 from pipelines.runner import ChatOutcome, ChatPipeline
 from pipelines.state import Route
 from pipelines.streaming import Started, StreamUpdate, Token
-from service.adapters.chat_stream import ChatStream
+from service.adapters.model.chat_stream import ChatStream
 from tests.fakes.chat_model import FakeChatModel
 from tests.unit._pipeline_kit import NAME, USER, Kit, seeded_kit
 

@@ -8,9 +8,9 @@ import jwt
 import pytest
 
 from pipelines.ports import UserRecord
+from service.auth.token_cache import VerifiedTokenCache
+from service.auth.tokens import TokenService
 from service.errors import ServiceError
-from service.security import TokenService
-from service.token_cache import VerifiedTokenCache
 
 SECRET = "unit-secret-" + "z" * 40
 T0 = datetime(2001, 1, 1, tzinfo=UTC)  # far in the past: only the injected clock can accept

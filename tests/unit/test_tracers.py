@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from pipelines.ports import Tracer
-from service.adapters.composite_tracer import CompositeTracer
-from service.adapters.log_tracer import JsonLogTracer
-from service.adapters.trace_mask import MASKED, keep_only_codes
+from service.adapters.tracing.composite_tracer import CompositeTracer
+from service.adapters.tracing.log_tracer import JsonLogTracer
+from service.adapters.tracing.trace_mask import MASKED, keep_only_codes
 from tests.fakes.tracer import RecordingTracer
 
 EVENT = {"route": "question", "confidence": 55.0, "pii_entities": ["EMAIL_ADDRESS"], "sources": 2}

@@ -1,0 +1,171 @@
+"""PERSON without a model: name lists, capitalisation, titles and cue words.
+
+A message is cut into words; neighbouring name-like words (capitalised, or any case in a
+message written all in lower case) form a run. A run is a person when
+- a title or cue comes right before it ("Mr. Rao", "said Rao", "Hi Asha"), a cue right
+  after it ("Rao said"), or it opens a line followed by a colon (a transcript);
+- it holds a listed name that is not also an everyday word ("Priya", "Priya Shah");
+- it holds an initial between words ("Bulat A. Butusov"), or two or more unlisted
+  capitalised words that are not everyday words and not a known place ("Teake Tuininga");
+- it is two or more listed names that are also everyday words, not opening a sentence
+  ("... with Rose Baker").
+A lone unlisted capitalised word is a person only when listed beside one ("Kleist and
+Arnold"). A lone everyday name ("Will", "May") needs a cue.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+from presidio_analyzer.nlp_engine import NlpArtifacts
+
+from service.adapters.pii.lexicon import NameLexicon, load_lexicon
+from service.adapters.pii.person_words import Kind, Word, everyday, name_runs, split_words
+
+_LIST_JOIN = re.compile(r",\s*|\s+(?:and|or|&)\s+|,\s+(?:and|or)\s+")
+_OPENS_SENTENCE = re.compile(r"(?:^|[.!?\n\"“(]\s*)$")
+_MAX_RUN = 4
+
+
+class PersonNameRecognizer(EntityRecognizer):
+    """Presidio recognizer for PERSON from name lists; needs no NLP artifacts."""
+
+    def __init__(self, lexicon: NameLexicon | None = None, language: str = "en") -> None:
+        self._lexicon = lexicon
+        super().__init__(supported_entities=["PERSON"], supported_language=language)
+
+    def load(self) -> None:
+        if self._lexicon is None:
+            self._lexicon = load_lexicon()
+
+    @property
+    def lexicon(self) -> NameLexicon:
+        if self._lexicon is None:
+            self.load()
+        assert self._lexicon is not None
+        return self._lexicon
+
+    def analyze(
+        self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
+    ) -> list[RecognizerResult]:
+        if "PERSON" not in entities:
+            return []
+        return [
+            RecognizerResult("PERSON", start, end, score)
+            for start, end, score in find_names(text, self.lexicon)
+        ]
+
+
+def _ends_with(seq: list[str], cue: tuple[str, ...]) -> bool:
+    return len(seq) >= len(cue) and tuple(seq[-len(cue) :]) == cue
+
+
+def _cued(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> bool:
+    """A title or cue before words[i:j], a cue after them, or 'Name:' opening a line."""
+    before = [w.text.casefold() for w in words[max(0, i - 3) : i]]
+    gap = text[words[i - 1].end : words[i].start].strip() if i else "-"
+    if before and before[-1] in lex.titles and gap in ("", "."):
+        return True
+    if gap in ("", ":", ",") and any(_ends_with(before, c) for c in lex.cues):
+        return True
+    after = [w.text.casefold() for w in words[j : j + 2]]
+    tail = text[words[j - 1].end : words[j].start] if j < len(words) else "."
+    if tail.strip() == "" and any(after[: len(c)] == list(c) for c in lex.post_cues):
+        return True
+    if i == 0 and j == 1 and text[words[0].end : words[0].end + 1] == ",":
+        return words[0].kind in (Kind.STRONG, Kind.PROPER)  # "Juljan, can I ..."
+    line_start = text.rfind("\n", 0, words[i].start) + 1
+    opens_line = text[line_start : words[i].start].strip() == ""
+    speaker = all(w.kind in (Kind.STRONG, Kind.PROPER, Kind.INITIAL) for w in words[i:j])
+    return speaker and opens_line and text[words[j - 1].end : words[j - 1].end + 1] == ":"
+
+
+def _score(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> float:
+    run = words[i:j]
+    kinds = [w.kind for w in run]
+    if all(k is Kind.INITIAL for k in kinds):
+        return 0.0
+    if _cued(words, i, j, text, lex):
+        return 0.85
+    if text[run[0].start : run[-1].end].casefold() in lex.places:
+        return 0.0
+    if Kind.STRONG in kinds and (len(run) > 1 or run[0].text[0].isupper()):
+        return 0.75 if len(run) > 1 else 0.6
+    proper, weak = kinds.count(Kind.PROPER), kinds.count(Kind.WEAK)
+    if Kind.INITIAL in kinds[1:] and proper + weak >= 2:
+        return 0.6
+    if proper >= 2 or (proper and weak):
+        return 0.5
+    opens = _OPENS_SENTENCE.search(text[: run[0].start]) is not None
+    if weak >= 2 and not opens and not any(w.text.casefold() in lex.stop_words for w in run):
+        return 0.5
+    return 0.0
+
+
+def _listed_beside(
+    words: list[Word], runs: list[tuple[int, int]], scores: list[float], text: str
+) -> None:
+    """A lone capitalised word listed beside a person is one too: "Kleist and Arnold"."""
+    changed = True
+    while changed:
+        changed = False
+        for k, (i, j) in enumerate(runs):
+            if scores[k] or j - i > 1 or words[i].kind not in (Kind.PROPER, Kind.WEAK):
+                continue
+            for n in (k - 1, k + 1):
+                if 0 <= n < len(runs) and scores[n]:
+                    left, right = sorted((runs[k], runs[n]))
+                    gap = text[words[left[1] - 1].end : words[right[0]].start]
+                    if _LIST_JOIN.fullmatch(gap):
+                        scores[k], changed = 0.5, True
+                        break
+
+
+def _repeated(
+    words: list[Word], found: list[tuple[int, int, float]]
+) -> list[tuple[int, int, float]]:
+    """Every other mention of a found name's parts: "Sonoka ... Sonoka Miki"."""
+    parts = {
+        w.text.casefold()
+        for w in words
+        if len(w.text) > 1 and any(a <= w.start and w.end <= b for a, b, _ in found)
+    }
+    return [
+        (w.start, w.end, 0.6)
+        for w in words
+        if w.text.casefold() in parts
+        and w.kind is not Kind.OTHER
+        and not any(a <= w.start and w.end <= b for a, b, _ in found)
+    ]
+
+
+def _named_in_lower_case(words: list[Word], lex: NameLexicon) -> list[Word]:
+    """Listed names right after "my name is" count in lower case too: "my name is asha rao"."""
+    promoted = list(words)
+    for i in range(1, len(words)):
+        before = [w.text.casefold() for w in words[max(0, i - 4) : i]]
+        if not any(_ends_with(before, cue) for cue in lex.name_cues):
+            continue
+        for k in range(i, min(i + 3, len(words))):
+            word = words[k]
+            if word.kind is not Kind.OTHER or not lex.is_name(word.text):
+                break
+            if everyday(word.text, lex) or (k > i and not word.joined):
+                break
+            promoted[k] = replace(word, kind=Kind.STRONG)
+    return promoted
+
+
+def find_names(text: str, lex: NameLexicon) -> list[tuple[int, int, float]]:
+    words = _named_in_lower_case(split_words(text, lex), lex)
+    runs = [(i, min(j, i + _MAX_RUN)) for i, j in name_runs(words)]
+    scores = [_score(words, i, j, text, lex) for i, j in runs]
+    _listed_beside(words, runs, scores, text)
+    found = [
+        (words[i].start, words[j - 1].end, score)
+        for (i, j), score in zip(runs, scores, strict=True)
+        if score
+    ]
+    return found + _repeated(words, found)

@@ -1,0 +1,160 @@
+"""Factories that open a MongoStore: embedded (mongoeco on SQLite) or a MongoDB server.
+
+Embedded default: "inprocess" (mongoeco's own async client), chosen by measurement.
+bench/store_modes.py, SQLite file already holding N messages, then 60 chat requests each
+doing recent_history(limit=6) + save_turn (2 messages); p50 / p95 in ms, one run:
+
+    N messages   mode        recent_history    save_turn
+    0            inprocess     2.2 /   2.8       2.5 /   6.3
+    0            wire          2.7 /   4.6       8.8 /  13.9
+    1000         inprocess    10.1 /  12.1       3.9 /   6.5
+    1000         wire         12.2 /  13.2      52.3 /  60.0
+    4000         inprocess    37.6 /  38.9       4.2 /   5.9
+    4000         wire         39.9 /  43.2     170.5 / 208.8
+
+Reads cost about the same both ways; writes through the wire server grow with the collection
+(its insert path checks the new document against every stored one: 13x slower at 1,000
+messages, 40x at 4,000), while the in-process client's unordered insert_many stays flat.
+Both modes share one trait of mongoeco 4.11's SQLite engine: after any write its planner
+re-scans the collection, so a query costs O(collection size) (~10 ms per 1,000 messages
+here). The 30-day TTL bounds that; past tens of thousands of messages use MongoDB
+(`open_server_store`). The wire mode stays available (same file, same adapter) and is what
+the contract suite drives PyMongo through.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from mongoeco import AsyncMongoClient as EmbeddedClient
+from mongoeco.engines.sqlite import SQLiteEngine
+from mongoeco.wire.proxy import AsyncMongoEcoProxyServer
+from pymongo import AsyncMongoClient
+
+from pipelines.ports import StoreUnavailable
+from service.adapters.store.mongo_store import MongoStore
+
+EmbeddedMode = Literal["inprocess", "wire"]
+DEFAULT_EMBEDDED_MODE: EmbeddedMode = "inprocess"
+DATABASE_NAME = "warden"
+STORE_DIR = "mongoeco"
+
+
+class EmbeddedStoreBusy(StoreUnavailable):
+    """Another process (usually `warden serve`) holds the embedded store."""
+
+
+async def open_embedded_store(
+    data_dir: Path, mode: EmbeddedMode = DEFAULT_EMBEDDED_MODE
+) -> MongoStore:
+    """mongoeco's SQLite engine under `data_dir/mongoeco/`; `close()` releases everything.
+
+    "inprocess": mongoeco's own async client. "wire": mongoeco's wire server on 127.0.0.1
+    (ephemeral port) driven by PyMongo's AsyncMongoClient over a socket.
+    Raises EmbeddedStoreBusy when another process has the store open.
+    """
+    if mode not in ("inprocess", "wire"):
+        raise ValueError(f"unknown embedded store mode: {mode!r}")
+    folder = Path(data_dir) / STORE_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = _FolderLock(folder)
+    engine = SQLiteEngine(str(folder / "warden.sqlite"))
+    try:
+        if mode == "inprocess":
+            return await _open_inprocess(engine, lock)
+        return await _open_wire(engine, lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
+    client = EmbeddedClient(engine)
+    await client.__aenter__()
+
+    async def release() -> None:
+        try:
+            await client.close()
+        finally:
+            lock.release()
+
+    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release))
+
+
+async def _open_wire(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
+    server = AsyncMongoEcoProxyServer(engine=engine, host="127.0.0.1", port=0)
+    await server.start()
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(
+        server.address.uri, tz_aware=True, serverSelectionTimeoutMS=3000
+    )
+
+    async def release() -> None:
+        try:
+            await client.close()
+            await server.close()
+        finally:
+            lock.release()
+
+    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release))
+
+
+async def open_server_store(
+    uri: str,
+    *,
+    database: str | None = None,
+    server_selection_timeout_ms: int = 2000,
+    timeout_ms: int = 2000,
+    require_reachable: bool = True,
+) -> MongoStore:
+    """PyMongo's AsyncMongoClient on a MongoDB deployment (the database named in the URI,
+    else `database`, else "warden"). Short timeouts so a down store fails fast (the
+    history outbox then keeps the turn). Raises StoreUnavailable if it cannot be reached,
+    unless `require_reachable=False`: then the store opens anyway, `ping()` fails until the
+    server answers, and the indexes are created on the first ping or write that finds it."""
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(
+        uri,
+        tz_aware=True,
+        serverSelectionTimeoutMS=server_selection_timeout_ms,
+        timeoutMS=timeout_ms,
+    )
+    store = MongoStore(
+        client.get_default_database(default=database or DATABASE_NAME), on_close=client.close
+    )
+    if not require_reachable:
+        with contextlib.suppress(StoreUnavailable):
+            await store.ensure_indexes()
+        return store
+    return await _ready(store)
+
+
+async def _ready(store: MongoStore) -> MongoStore:
+    try:
+        await store.ensure_indexes()
+    except BaseException:
+        await store.close()
+        raise
+    return store
+
+
+class _FolderLock:
+    """An exclusive advisory lock on `folder/LOCK`, held while the store is open."""
+
+    def __init__(self, folder: Path) -> None:
+        self._fd: int | None = os.open(folder / "LOCK", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.release()
+            raise EmbeddedStoreBusy(
+                f"the embedded store in {folder} is in use by another process "
+                "(is `warden serve` running?)"
+            ) from None
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # closing the descriptor drops the lock

@@ -1,0 +1,193 @@
+"""VectorIndex on a Qdrant server through qdrant-client's AsyncQdrantClient.
+
+Production passes a URL. Tests use qdrant-client's local mode (`location=":memory:"` or `path=`),
+which is pure Python: it ignores payload indexes, searches exhaustively and blocks the loop.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Awaitable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from qdrant_client import AsyncQdrantClient, models
+
+from pipelines.ports import (
+    DualSearchResult,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    StoreUnavailable,
+)
+from service.adapters.vector import filters as vf
+from service.adapters.vector.filters import IndexLocked
+
+T = TypeVar("T")
+_SCROLL_PAGE = 1024
+_UPSERT_BATCH = 256
+
+
+def _filter(conditions: list[vf.Condition]) -> models.Filter:
+    must: list[models.Condition] = []
+    for c in conditions:
+        if c.equals is not None:
+            must.append(models.FieldCondition(key=c.key, match=models.MatchValue(value=c.equals)))
+        else:
+            must.append(models.FieldCondition(key=c.key, range=models.Range(gt=c.gt, lte=c.lte)))
+    return models.Filter(must=must)
+
+
+def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.IntegerIndexParams:
+    if kind == "integer":
+        return models.IntegerIndexParams(
+            type=models.IntegerIndexType.INTEGER, lookup=False, range=True
+        )
+    return models.PayloadSchemaType.KEYWORD
+
+
+class QdrantServerIndex:
+    """Build with `await QdrantServerIndex.connect(url=..., dimension=...)`."""
+
+    def __init__(self, client: AsyncQdrantClient, collection: str, dimension: int) -> None:
+        self._client = client
+        self.collection = collection
+        self.dimension = dimension
+        self._closed = False
+
+    @classmethod
+    async def connect(
+        cls,
+        *,
+        dimension: int,
+        url: str | None = None,
+        api_key: str | None = None,
+        location: str | None = None,
+        path: str | None = None,
+        collection: str = "warden",
+        timeout_s: int = 10,
+    ) -> QdrantServerIndex:
+        """Connects and creates the collection and its payload indexes if missing."""
+        try:
+            client = AsyncQdrantClient(
+                url=url, api_key=api_key, location=location, path=path, timeout=timeout_s
+            )
+        except RuntimeError as exc:  # local mode: another client holds `path`
+            raise IndexLocked(str(exc)) from exc
+        index = cls(client, collection, dimension)
+        with warnings.catch_warnings():
+            if url is None:  # local mode warns that it ignores payload indexes: we know
+                warnings.simplefilter("ignore", UserWarning)
+            await index._guard(index._ensure_collection())
+        return index
+
+    async def _ensure_collection(self) -> None:
+        if not await self._client.collection_exists(self.collection):
+            vectors = models.VectorParams(size=self.dimension, distance=models.Distance.COSINE)
+            await self._client.create_collection(self.collection, vectors_config=vectors)
+        schema = (await self._client.get_collection(self.collection)).payload_schema
+        for field, kind in vf.PAYLOAD_INDEXES.items():
+            if field not in schema:
+                await self._client.create_payload_index(
+                    self.collection, field, field_schema=_index_schema(kind), wait=True
+                )
+
+    @staticmethod
+    async def _guard(call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except Exception as exc:
+            raise StoreUnavailable(f"vector index failed: {exc}") from exc
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        stored = [
+            models.PointStruct(
+                id=vf.point_uuid(p.id),
+                vector=vf.check_vector(p.vector, self.dimension),
+                payload=vf.stored_payload(p),
+            )
+            for p in points
+        ]
+        for start in range(0, len(stored), _UPSERT_BATCH):
+            batch = stored[start : start + _UPSERT_BATCH]
+            await self._guard(self._client.upsert(self.collection, points=batch, wait=True))
+
+    async def dual_search(
+        self,
+        vector: Sequence[float],
+        *,
+        user_id: str,
+        now: datetime,
+        core_limit: int = 15,
+        personal_limit: int = 5,
+    ) -> DualSearchResult:
+        query = vf.check_vector(vector, self.dimension)
+        wanted = [
+            (vf.core_children(), core_limit),
+            (vf.personal_children(user_id, now), personal_limit),
+        ]
+        requests = [
+            models.QueryRequest(query=query, filter=_filter(conds), limit=limit, with_payload=True)
+            for conds, limit in wanted
+            if limit > 0
+        ]
+        if not requests:
+            return DualSearchResult(core=[], personal=[])
+        responses = iter(
+            await self._guard(self._client.query_batch_points(self.collection, requests=requests))
+        )
+        core, personal = [
+            self._hits(next(responses).points) if lim > 0 else [] for _, lim in wanted
+        ]
+        return DualSearchResult(core=core, personal=personal)
+
+    @staticmethod
+    def _hits(points: list[models.ScoredPoint]) -> list[SearchHit]:
+        hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
+        return sorted(hits, key=lambda h: -h.score)
+
+    async def core_documents(self) -> dict[str, IndexedDocument]:
+        found: dict[str, IndexedDocument] = {}
+        offset: Any = None
+        core = _filter(vf.core_points())
+        while True:
+            page, offset = await self._guard(
+                self._client.scroll(
+                    self.collection,
+                    scroll_filter=core,
+                    limit=_SCROLL_PAGE,
+                    offset=offset,
+                    with_payload=vf.CORE_DOC_FIELDS,
+                )
+            )
+            for record in page:
+                vf.note_core_document(found, record.payload)
+            if offset is None:
+                return found
+
+    async def _delete(self, conditions: list[vf.Condition]) -> None:
+        selector = models.FilterSelector(filter=_filter(conditions))
+        await self._guard(self._client.delete(self.collection, points_selector=selector, wait=True))
+
+    async def delete_document(self, doc_id: str) -> None:
+        await self._delete(vf.core_document(doc_id))
+
+    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
+        await self._delete(vf.temporary_document(doc_id, user_id))
+
+    async def delete_expired(self, now: datetime) -> None:
+        await self._delete(vf.expired(now))
+
+    async def count(self) -> int:
+        result = await self._guard(self._client.count(self.collection, exact=True))
+        return result.count
+
+    async def ping(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("vector index is closed")
+        await self._guard(self._client.get_collection(self.collection))
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._client.close()
