@@ -20,7 +20,7 @@ NextAfterClassify = Literal["reject", "greet", "retrieve"]
 
 def route_after_classify(state: PipelineState) -> NextAfterClassify:
     """abusive -> reject, greeting -> greet, anything else -> retrieve."""
-    query_type = state.get("query_type", "question")
+    query_type = state["verdict"].query_type
     if query_type == "abusive":
         return "reject"
     if query_type == "greeting":

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipelines.ports import CallCounts, Source
-from pipelines.state import ROUTE_OF, Mode, PipelineState, Route
+from pipelines.state import Mode, PipelineState, Route
+from pipelines.tracing import NO_ANSWER, NO_RETRIEVAL, outcome_error
 
 
 @dataclass(frozen=True)
@@ -27,24 +28,24 @@ class ChatOutcome:
 
     @classmethod
     def from_state(
-        cls, state: PipelineState, *, calls: CallCounts, latency_ms: float, trace_id: str
+        cls, state: PipelineState, *, calls: CallCounts, latency_ms: float
     ) -> ChatOutcome:
-        route = ROUTE_OF[state.get("query_type", "question")]
-        tokens = state.get("tokens") or {}
+        route = state["verdict"].route
+        answer, found = state.get("answer", NO_ANSWER), state.get("retrieval", NO_RETRIEVAL)
         return cls(
             route=route,
-            mode=state.get("mode") if route == "question" else None,
-            response=state.get("response", ""),
-            confidence=round(float(state.get("confidence", 0.0)), 2),
-            sources=list(state.get("sources", [])),
-            pii_found=bool(state.get("pii_found", False)),
-            pii_entities=list(state.get("pii_entities", [])),
-            safe_query=state.get("safe_query") if route == "question" else None,
+            mode=answer.mode if route == "question" else None,
+            response=answer.response,
+            confidence=round(float(found.confidence), 2),
+            sources=list(found.sources),
+            pii_found=found.pii_found,
+            pii_entities=list(found.pii_entities),
+            safe_query=found.safe_query if route == "question" else None,
             latency_ms=round(latency_ms, 2),
             calls=calls,
-            trace_id=trace_id,
-            tokens={"prompt": tokens.get("prompt", 0), "completion": tokens.get("completion", 0)},
-            error=state.get("error"),
+            trace_id=state["turn"].trace_id,
+            tokens={k: answer.tokens.get(k, 0) for k in ("prompt", "completion")},
+            error=outcome_error(state),
         )
 
     def as_dict(self) -> dict[str, Any]:

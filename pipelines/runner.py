@@ -1,21 +1,29 @@
-"""ChatPipeline: one message in, one ChatOutcome out. Compiles the graph once."""
+"""ChatPipeline: one classified message in, one ChatOutcome out. Compiles the graph once.
+
+Greetings and questions run through the compiled graph, whose `classify` node finds the
+verdict already in the state. An abusive message is answered by the graph's own `reject`
+node, called directly: the graph engine costs about a millisecond a run, several times the
+refusal itself (SPEC section 1 allows this, and a test shows both ways give the same result).
+"""
 
 from __future__ import annotations
 
 import logging
 import time
-import uuid
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
+
+from langgraph.runtime import Runtime
 
 from pipelines.deps import PipelineDeps
 from pipelines.graph import build_graph
 from pipelines.metering import metering
-from pipelines.nodes.reject import rejection_update, trace_rejection
+from pipelines.nodes.reject import reject
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
-from pipelines.safety.classify import Classification, classify_message
-from pipelines.state import ROUTE_OF, PipelineState
+from pipelines.safety.classify import classify_message
+from pipelines.state import ChatTurn, Classification, PipelineState
 from pipelines.streaming import STREAM_ANSWER, Listener, Started, Token, token_text
 from pipelines.tracing import new_trace_id
 
@@ -28,71 +36,56 @@ class ChatPipeline:
         self.deps = deps
         self.graph = build_graph().compile()
 
+    def classify(self, query: str) -> Classification:
+        """The route decision, with the configured rules (pure, local, no port)."""
+        return classify_message(query, self.deps.config.safety)
+
     async def answer(
         self,
         query: str,
+        verdict: Classification,
         *,
         user_id: str,
         user_name: str,
-        shortcut: bool = True,
         listener: Listener | None = None,
-        verdict: Classification | None = None,
     ) -> ChatOutcome:
-        """Runs one message. `shortcut=False` sends abusive messages through the graph too.
-
-        With a `listener`, the model's answer is streamed: it gets `Started` once the message
-        is classified, then the generated answer's restored pieces as `Token`s (none off the
-        generated path). The outcome is the same as without one. An edge that has already
-        classified the message with the same rules may pass its `verdict` to save the work.
-        """
+        """Runs one message that `classify` has judged. With a `listener`, it gets `Started`
+        first, then the generated answer's restored pieces as `Token`s (none off the generated
+        path). The outcome is the same as without one."""
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
-        trace_id = new_trace_id()
-        state: PipelineState = {
-            "query": query,
-            "user_id": user_id,
-            "user_name": user_name,
-            "started_at": started,
-        }
+        turn = ChatTurn(query, user_id, user_name, new_trace_id(), started)
         with metering() as calls:
-            verdict = verdict or classify_message(query, self.deps.config.safety)
             if listener is not None:
-                listener(Started(ROUTE_OF[verdict.query_type], trace_id))
-            if verdict.query_type == "abusive" and shortcut:
-                state = self._reject_here(state, list(verdict.reasons), trace_id)
+                listener(Started(verdict.route, turn.trace_id))
+            if verdict.query_type == "abusive":
+                state: PipelineState = {"turn": turn, "verdict": verdict}
+                state.update(await reject(state, Runtime(context=self.deps)))  # type: ignore[typeddict-item]
             else:
-                wants_history = verdict.query_type == "question"
-                state["chat_history"] = await self._history(user_id) if wants_history else []
-                state = await self._run_graph(state, trace_id, listener)
+                if verdict.query_type == "question":
+                    turn = replace(turn, history=await self._history(user_id))
+                state = await self._run_graph({"turn": turn, "verdict": verdict}, listener)
         latency_ms = (time.perf_counter() - started) * 1000
-        return ChatOutcome.from_state(state, calls=calls, latency_ms=latency_ms, trace_id=trace_id)
+        return ChatOutcome.from_state(state, calls=calls, latency_ms=latency_ms)
 
     async def run_graph_only(self, query: str, *, user_id: str, user_name: str) -> ChatOutcome:
-        """The full graph for every route (no edge shortcut): for equivalence checks."""
-        return await self.answer(query, user_id=user_id, user_name=user_name, shortcut=False)
+        """The compiled graph alone, classify node and all, for every route: to show that it
+        gives what `answer` gives."""
+        started = time.perf_counter()
+        turn = ChatTurn(query, user_id, user_name, new_trace_id(), started)
+        with metering() as calls:
+            if self.classify(query).query_type == "question":  # the history a question gets
+                turn = replace(turn, history=await self._history(user_id))
+            state = await self._run_graph({"turn": turn}, None)
+        latency_ms = (time.perf_counter() - started) * 1000
+        return ChatOutcome.from_state(state, calls=calls, latency_ms=latency_ms)
 
-    def _reject_here(
-        self, state: PipelineState, reasons: list[str], trace_id: str
-    ) -> PipelineState:
-        """The graph's classify -> reject path, without the graph: no port is touched."""
-        rejected: dict[str, Any] = {
-            **state,
-            "query_type": "abusive",
-            "reasons": reasons,
-            **rejection_update(),
-        }
-        trace_rejection(rejected, trace_id=trace_id, deps=self.deps)  # type: ignore[arg-type]
-        return rejected  # type: ignore[return-value]
-
-    async def _run_graph(
-        self, state: PipelineState, trace_id: str, listener: Listener | None
-    ) -> PipelineState:
-        config: Any = {"run_id": uuid.UUID(hex=trace_id)}  # nodes read it as the trace id
+    async def _run_graph(self, state: PipelineState, listener: Listener | None) -> PipelineState:
         if listener is None:
-            result = await self.graph.ainvoke(state, context=self.deps, config=config)
+            result = await self.graph.ainvoke(state, context=self.deps)
             return result  # type: ignore[return-value]
-        config["configurable"] = {STREAM_ANSWER: True}
+        config: Any = {"configurable": {STREAM_ANSWER: True}}
         final: Any = state
         modes: Any = ["custom", "values"]
         async for mode, chunk in self.graph.astream(
@@ -104,7 +97,7 @@ class ChatPipeline:
                 listener(Token(text))
         return final  # type: ignore[no-any-return]
 
-    async def _history(self, user_id: str) -> list[Message]:
+    async def _history(self, user_id: str) -> tuple[Message, ...]:
         """The last messages of the user's recent turns; an unreachable store means none."""
         config = self.deps.config
         since = self.deps.clock() - timedelta(days=config.history_days)
@@ -114,5 +107,5 @@ class ChatPipeline:
             )
         except Exception as exc:  # noqa: BLE001 - history is a nicety, the answer is not
             _log.warning("history unavailable: %s", type(exc).__name__)
-            return []
-        return [Message(record.role, record.content) for record in records]
+            return ()
+        return tuple(Message(record.role, record.content) for record in records)

@@ -1,10 +1,17 @@
-"""The graph state (SPEC section 1) and the route names."""
+"""The graph state (SPEC section 1): the request, then one small typed record per stage.
+
+`classify` adds the `Classification`, `retrieve` a `Retrieval`, and `reject`, `greet` or
+`generate` an `Answer`; `post_process` only notes a history failure. Every record is frozen:
+a later stage reads what an earlier one produced and never recomputes it.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
 from pipelines.ports import Message, Source
+from pipelines.safety.placeholders import PlaceholderVault
 
 QueryType = Literal["abusive", "greeting", "question"]
 Route = Literal["reject", "greeting", "question"]
@@ -15,32 +22,69 @@ ROUTE_OF: dict[QueryType, Route] = {
     "greeting": "greeting",
     "question": "question",
 }
+NO_TOKENS: dict[str, int] = {"prompt": 0, "completion": 0}
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The route decision, made once per message by `classify_message`."""
+
+    query_type: QueryType
+    reasons: tuple[str, ...]
+
+    @property
+    def route(self) -> Route:
+        return ROUTE_OF[self.query_type]
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    """One message as the edge received it. `query` is the raw text and is never modified."""
+
+    query: str
+    user_id: str  # the verified token's `sub`
+    user_name: str
+    trace_id: str
+    started_at: float  # time.perf_counter() when the request began
+    history: tuple[Message, ...] = ()  # raw recent turns, oldest first (question route only)
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """What `retrieve` found, and the masked forms `generate` needs (request memory only)."""
+
+    safe_query: str  # the masked question: the only form that leaves the process
+    search_text: str = ""  # the masked question without its placeholders
+    expansion: str = ""  # keyword expansions appended to it; the two together were embedded
+    query_vector: tuple[float, ...] = ()
+    masked_history: tuple[Message, ...] = ()
+    vault: PlaceholderVault = field(default_factory=PlaceholderVault)
+    pii_entities: tuple[str, ...] = ()  # Presidio entity types found in the question
+    context: tuple[str, ...] = ()  # parent texts, best first
+    matched_children: tuple[tuple[str, ...], ...] = ()  # per parent: its children hit, best first
+    sources: tuple[Source, ...] = ()
+    confidence: float = 0.0  # top dense score x 100
+    error: str | None = None  # pii_detector_unavailable, retrieval_unavailable
+
+    @property
+    def pii_found(self) -> bool:
+        return bool(self.pii_entities)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The reply of `reject`, `greet` or `generate`, and what it cost."""
+
+    response: str
+    mode: Mode | None = None  # None off the question path
+    model_latency_ms: float = 0.0
+    tokens: dict[str, int] = field(default_factory=lambda: dict(NO_TOKENS))
+    error: str | None = None
 
 
 class PipelineState(TypedDict, total=False):
-    # request
-    query: str  # the raw message; never modified
-    user_id: str  # the token's `sub`
-    user_name: str
-    started_at: float  # time.perf_counter() when the request began (the event's latency)
-    chat_history: list[Message]  # raw recent turns, oldest first
-    # classify
-    query_type: QueryType
-    reasons: list[str]
-    # retrieve
-    safe_query: str
-    query_vector: list[float]  # the one embedding of the expanded masked query
-    masked_history: list[Message]
-    placeholders: Any  # pipelines.safety.placeholders.PlaceholderVault, request memory only
-    pii_found: bool
-    pii_entities: list[str]
-    context: list[str]
-    matched_children: list[list[str]]  # per context passage: texts of its children hit, best first
-    sources: list[Source]
-    confidence: float
-    # generate / greet / reject
-    response: str
-    mode: Mode | None
-    latency_ms: float
-    tokens: dict[str, int]
-    error: str | None
+    turn: ChatTurn
+    verdict: Classification
+    retrieval: Retrieval
+    answer: Answer
+    history_error: str | None  # post_process: the turn went to the outbox, not the store

@@ -12,13 +12,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from service.bootstrap import Container, build_container, replay_outbox
+from service.bootstrap import build_container
+from service.container import Container
 from service.documents.sweeper import start_sweeper
 from service.errors import CatchAllMiddleware, install_error_handlers
 from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.fast_reject import FastRejectMiddleware
-from service.metrics import ChatMetrics
 from service.settings import Settings
 
 UPLOAD_PATH = "/v1/documents"
@@ -38,7 +38,7 @@ async def _replay_periodically(container: Container) -> None:
     """Stores history turns that waited in the outbox while the store was down."""
     while True:
         await asyncio.sleep(OUTBOX_REPLAY_INTERVAL_S)
-        await replay_outbox(container.outbox)
+        await container.replay_outbox()
 
 
 def create_app(container: Container | None = None, settings: Settings | None = None) -> FastAPI:
@@ -51,8 +51,10 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         built = None
         if app.state.container is None:
             built = app.state.container = await build_container(settings)
-        replayer = asyncio.create_task(_replay_periodically(app.state.container))
-        sweeper = start_sweeper(app.state.container)  # expired uploads: now, then periodically
+        container: Container = app.state.container
+        replayer = asyncio.create_task(_replay_periodically(container))
+        sweep_every_s = float(settings.document_sweep_interval_s)
+        sweeper = start_sweeper(container.documents.sweep, sweep_every_s)  # now, then every
         try:
             yield
         finally:
@@ -60,7 +62,7 @@ def create_app(container: Container | None = None, settings: Settings | None = N
             replayer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await replayer
-            await stream.finish_running_chats(settings.shutdown_flush_timeout_s)
+            await container.chat.finish_running(settings.shutdown_flush_timeout_s)
             if built is not None:
                 await built.close()
 
@@ -71,7 +73,6 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         lifespan=lifespan,
     )
     app.state.container = container
-    app.state.metrics = ChatMetrics()  # a registry per app, not prometheus_client's global one
     install_error_handlers(app)
     app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))

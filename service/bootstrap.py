@@ -9,10 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
-from typing import Any
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
@@ -21,56 +20,21 @@ from pipelines.runner import ChatPipeline
 from prompts import PromptBook
 from service.adapters.embedding.caching_embedder import CachingEmbedder
 from service.adapters.store.history_outbox import OutboxChatStore
+from service.auth.passwords import Passwords
 from service.auth.secret_file import load_or_create_secret
 from service.auth.throttle import AuthThrottle
-from service.auth.tokens import ExternalIdp, Passwords, TokenService
+from service.auth.tokens import ExternalIdp, TokenService
+from service.chat import ChatService
+from service.container import Closer, Container, Probe
+from service.documents.limits import DocumentLimits
+from service.documents.service import DocumentService
+from service.knowledge import KnowledgeService
+from service.metrics import ChatMetrics
 from service.pipeline_config import load_pipeline_config
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
 log = logging.getLogger("warden.bootstrap")
-Closer = Callable[[], Awaitable[Any]]
-
-
-@dataclass(frozen=True)
-class Probe:
-    """One readiness check: `check()` raises when the dependency cannot serve."""
-
-    check: Callable[[], Awaitable[Any]]
-    required: bool = True
-
-
-@dataclass
-class Container:
-    settings: Settings
-    deps: PipelineDeps  # metered ports, as the pipeline sees them
-    pipeline: ChatPipeline
-    store: Store  # metered, through the history outbox: users, documents, history
-    outbox: OutboxChatStore  # unmetered; `replay()` re-sends turns queued during an outage
-    tokens: TokenService
-    passwords: Passwords
-    limiter: SlidingWindowLimiter
-    auth_throttle: AuthThrottle  # register and login (service/auth_throttle.py)
-    probes: dict[str, Probe]
-    closers: list[tuple[str, Closer]] = field(default_factory=list)
-    closed: bool = False
-
-    @property
-    def config(self) -> PipelineConfig:
-        return self.deps.config
-
-    async def close(self) -> None:
-        """Flushes the tracer and releases stores (each step bounded; never raises)."""
-        if self.closed:
-            return
-        self.closed = True
-        timeout_s = self.settings.shutdown_flush_timeout_s
-        for name, closer in reversed(self.closers):
-            try:
-                async with asyncio.timeout(timeout_s + 1.0):
-                    await closer()
-            except Exception as exc:  # noqa: BLE001 - shutdown carries on regardless
-                log.warning("closing %s failed: %s", name, type(exc).__name__)
 
 
 # ---------------------------------------------------------------- production adapters
@@ -226,6 +190,25 @@ def auth_throttle(settings: Settings) -> AuthThrottle:
     )
 
 
+async def open_knowledge(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    index: VectorIndex | None = None,
+    detector: PiiDetector | None = None,
+) -> KnowledgeService:
+    """What `warden ingest` needs: the embedder, the index (closed by the service) and the
+    PII detector for the allowlist."""
+    embedder = embedder or await open_embedder()
+    index = index or await open_index(settings, embedder.dimension)
+    try:
+        detector = detector or await open_detector()
+    except BaseException:
+        await index.close()
+        raise
+    return KnowledgeService(embedder, index, detector, settings.data_dir)
+
+
 async def build_container(
     settings: Settings,
     *,
@@ -271,12 +254,27 @@ async def build_container(
             prompts=PromptBook.load(),
             config=config or await pipeline_config(settings),
         )
+        chat = ChatService(
+            ChatPipeline(deps),
+            metered_store,
+            ChatMetrics(),  # its own registry, not prometheus_client's global one
+            max_message_chars=settings.max_message_chars,
+            clock=lambda: deps.clock(),
+        )
+        documents = DocumentService(
+            index=deps.index,
+            embedder=deps.embedder,
+            registry=metered_store,
+            clock=lambda: deps.clock(),
+            limits=DocumentLimits.from_settings(settings),
+        )
         return Container(
             settings=settings,
             deps=deps,
-            pipeline=ChatPipeline(deps),
+            chat=chat,
+            documents=documents,
             store=metered_store,
-            outbox=outbox,
+            replay_outbox=lambda: replay_outbox(outbox),
             tokens=token_service(settings),
             passwords=passwords or Passwords(),
             limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),

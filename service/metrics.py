@@ -1,4 +1,4 @@
-"""Prometheus metrics, fed at the edge from each chat's ChatOutcome (never from `pipelines`).
+"""Prometheus metrics, fed by ChatService from each chat's ChatOutcome (never from `pipelines`).
 
 One `ChatMetrics` per app, on its own `CollectorRegistry` (not prometheus_client's global
 one), so two apps in one process (tests) never share counts. Labels hold codes and names
@@ -7,9 +7,6 @@ only, never text: route, mode, error code, port kind, Presidio entity type.
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import Depends, Request
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
 
@@ -103,12 +100,3 @@ class ChatMetrics:
         """The exposition (Prometheus text, or OpenMetrics if `accept` asks) and its type."""
         encoder, content_type = choose_encoder(accept)
         return encoder(self.registry), content_type
-
-
-async def get_metrics(request: Request) -> ChatMetrics:
-    """The app's metrics (`create_app` puts one `ChatMetrics` on `app.state`)."""
-    metrics: ChatMetrics = request.app.state.metrics
-    return metrics
-
-
-MetricsDep = Annotated[ChatMetrics, Depends(get_metrics)]

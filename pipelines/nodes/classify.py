@@ -1,4 +1,9 @@
-"""classify: the pure, local route decision (abusive, greeting or question). No port is called."""
+"""classify: the pure, local route decision (abusive, greeting or question). No port is called.
+
+The chat service classifies each message once, with this same function, before it enters the
+graph (an abusive message is refused without the graph engine), and the verdict travels in
+the state: the node then only routes. A state without a verdict is classified here.
+"""
 
 from __future__ import annotations
 
@@ -12,5 +17,6 @@ from pipelines.state import PipelineState
 
 
 async def classify(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
-    verdict = classify_message(state["query"], runtime.context.config.safety)
-    return {"query_type": verdict.query_type, "reasons": list(verdict.reasons)}
+    if "verdict" in state:
+        return {}
+    return {"verdict": classify_message(state["turn"].query, runtime.context.config.safety)}

@@ -17,25 +17,11 @@ from pipelines.masking import mask_passages, name_placeholder
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE
 from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.confidence import passes_gate
-from pipelines.safety.keywords import expand_keywords
-from pipelines.safety.placeholders import PlaceholderVault, without_placeholders
-from pipelines.state import PipelineState
+from pipelines.state import Answer, ChatTurn, PipelineState, Retrieval
 from pipelines.streaming import StreamRestorer, stream_completion, streams_answer
 
 _log = logging.getLogger(__name__)
-NO_TOKENS = {"prompt": 0, "completion": 0}
 NOT_STREAMED: RunnableConfig = {}  # direct calls (tests) and `ainvoke` runs: one `complete`
-
-
-def _answer(response: str, mode: str, **extra: Any) -> dict[str, Any]:
-    """An answer that did not come from the model (its latency is 0 unless one was tried)."""
-    return {
-        "response": response,
-        "mode": mode,
-        "latency_ms": 0.0,
-        "tokens": dict(NO_TOKENS),
-        **extra,
-    }
 
 
 async def generate(
@@ -43,106 +29,97 @@ async def generate(
 ) -> dict[str, Any]:
     """`config` is the run's (LangGraph injects it): when it asks for a streamed answer, the
     model is streamed and each restored piece is written to `runtime.stream_writer`."""
-    deps = runtime.context
-    if state.get("error") in (PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE):
-        return _answer(SEARCH_UNAVAILABLE, "degraded")
-    if not passes_gate(state.get("confidence", 0.0), deps.config.confidence_threshold):
-        return _answer(ABSTAIN, "abstained")
+    deps, found = runtime.context, state["retrieval"]
+    if found.error in (PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE):
+        return {"answer": Answer(SEARCH_UNAVAILABLE, "degraded")}
+    if not passes_gate(found.confidence, deps.config.confidence_threshold):
+        return {"answer": Answer(ABSTAIN, "abstained")}
     if deps.chat_model is None:
-        return await _extractive(state, deps)
+        return {"answer": await _extractive(found, deps)}
     writer = runtime.stream_writer if streams_answer(config) else None
-    return await _generated(state, deps, deps.chat_model, writer)
+    return {"answer": await _generated(state["turn"], found, deps, deps.chat_model, writer)}
 
 
-async def _extractive(state: PipelineState, deps: PipelineDeps) -> dict[str, Any]:
-    sources = state.get("sources", [])
-    safe_query = state.get("safe_query", "")
-    query = without_placeholders(safe_query) or safe_query  # as retrieve embedded it
-    expanded = expand_keywords(query, deps.config.keyword_map)
+def _degraded(found: Retrieval, error: str, latency_ms: float = 0.0) -> Answer:
+    return Answer(degraded_answer(found.sources), "degraded", latency_ms, error=error)
+
+
+async def _extractive(found: Retrieval, deps: PipelineDeps) -> Answer:
     try:
         text = await extractive_answer(
-            state.get("context", []),
-            state.get("query_vector", []),
+            found.context,
+            found.query_vector,
             deps.embedder,
             count=deps.config.extractive_sentences,
-            query=query,
-            expansion=expanded.removeprefix(query),  # expansions are appended, never substituted
-            matched=state.get("matched_children", []),
+            query=found.search_text,
+            expansion=found.expansion,
+            matched=found.matched_children,
         )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die
         _log.warning("extractive answer failed: %s", type(exc).__name__)
-        return _answer(degraded_answer(sources), "degraded", error="embedder_unavailable")
-    return _answer(text or degraded_answer(sources), "extractive")
+        return _degraded(found, "embedder_unavailable")
+    return Answer(text or degraded_answer(found.sources), "extractive")
 
 
-async def model_messages(state: PipelineState, deps: PipelineDeps) -> list[Message]:
+async def model_messages(turn: ChatTurn, found: Retrieval, deps: PipelineDeps) -> list[Message]:
     """system (name as a placeholder), the masked history window, then context + question."""
-    vault: PlaceholderVault = state.get("placeholders") or PlaceholderVault()
-    user_name = state.get("user_name", "")
-    sources = state.get("sources", [])
     passages = await mask_passages(
-        state.get("context", []),
-        [bool(s.extra.get("is_temporary")) for s in sources],
-        vault,
+        found.context,
+        [bool(s.extra.get("is_temporary")) for s in found.sources],
+        found.vault,
         detector=deps.detector,
-        user_name=user_name,
+        user_name=turn.user_name,
         allowlist=deps.config.allowlist,
     )
-    prompts = deps.prompts
-    window = deps.config.history_window
-    history = state.get("masked_history", [])[-window:] if window else []
+    prompts, window = deps.prompts, deps.config.history_window
+    history = found.masked_history[-window:] if window else ()
+    name = name_placeholder(found.vault, turn.user_name)
+    question = prompts.answer_user.render(
+        context=numbered_context(passages), question=found.safe_query
+    )
     return [
-        Message(
-            "system", prompts.answer_system.render(user_name=name_placeholder(vault, user_name))
-        ),
+        Message("system", prompts.answer_system.render(user_name=name)),
         *history,
-        Message(
-            "user",
-            prompts.answer_user.render(
-                context=numbered_context(passages), question=state.get("safe_query", "")
-            ),
-        ),
+        Message("user", question),
     ]
 
 
 async def _generated(
-    state: PipelineState, deps: PipelineDeps, model: ChatModel, writer: StreamWriter | None
-) -> dict[str, Any]:
-    vault: PlaceholderVault = state.get("placeholders") or PlaceholderVault()
-    sources = state.get("sources", [])
+    turn: ChatTurn,
+    found: Retrieval,
+    deps: PipelineDeps,
+    model: ChatModel,
+    writer: StreamWriter | None,
+) -> Answer:
     try:
-        messages = await model_messages({**state, "placeholders": vault}, deps)
+        messages = await model_messages(turn, found, deps)
     except Exception as exc:  # noqa: BLE001 - fail closed: unmasked context must not leave
         _log.warning("masking the context failed: %s", type(exc).__name__)
-        return _answer(degraded_answer(sources), "degraded", error=PII_UNAVAILABLE)
-    started = time.perf_counter()
+        return _degraded(found, PII_UNAVAILABLE)
+    config, started = deps.config, time.perf_counter()
     try:
         if writer is None:
             completion = await model.complete(
-                messages,
-                temperature=deps.config.answer_temperature,
-                max_tokens=deps.config.answer_max_tokens,
+                messages, temperature=config.answer_temperature, max_tokens=config.answer_max_tokens
             )
         else:
             completion = await stream_completion(
                 model,
                 messages,
-                temperature=deps.config.answer_temperature,
-                max_tokens=deps.config.answer_max_tokens,
-                restorer=StreamRestorer(vault.restore),
+                temperature=config.answer_temperature,
+                max_tokens=config.answer_max_tokens,
+                restorer=StreamRestorer(found.vault.restore),
                 write=writer,
             )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die (SPEC 6.6)
         reason = exc.reason if isinstance(exc, ModelUnavailable) else "model_error"
         _log.warning("model unavailable: %s", reason)
-        waited = (time.perf_counter() - started) * 1000
-        return _answer(degraded_answer(sources), "degraded", error=reason, latency_ms=waited)
+        return _degraded(found, reason, (time.perf_counter() - started) * 1000)
     if not completion.text.strip():
-        return _answer(degraded_answer(sources), "degraded", error="empty_reply")
-    latency = completion.latency_ms or (time.perf_counter() - started) * 1000
-    return {
-        "response": vault.restore(completion.text),
-        "mode": "generated",
-        "latency_ms": latency,
-        "tokens": {"prompt": completion.prompt_tokens, "completion": completion.completion_tokens},
-    }
+        return _degraded(found, "empty_reply")
+    return Answer(
+        found.vault.restore(completion.text),
+        "generated",
+        completion.latency_ms or (time.perf_counter() - started) * 1000,
+        {"prompt": completion.prompt_tokens, "completion": completion.completion_tokens},
+    )

@@ -15,10 +15,9 @@ from pipelines.deps import PipelineDeps
 from pipelines.masking import name_placeholder, spans_to_mask
 from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.placeholders import PlaceholderVault
-from pipelines.state import PipelineState
+from pipelines.state import Answer, ChatTurn, PipelineState
 
 _log = logging.getLogger(__name__)
-NO_TOKENS = {"prompt": 0, "completion": 0}
 
 
 def template_greeting(user_name: str) -> str:
@@ -27,44 +26,35 @@ def template_greeting(user_name: str) -> str:
     return f"{hello} I'm Warden. Ask me anything about the knowledge base and I'll cite my sources."
 
 
-def _template(state: PipelineState, error: str | None = None) -> dict[str, Any]:
-    return {
-        "response": template_greeting(state.get("user_name", "")),
-        "mode": None,
-        "latency_ms": 0.0,
-        "tokens": dict(NO_TOKENS),
-        **({"error": error} if error else {}),
-    }
+def _template(turn: ChatTurn, error: str | None = None) -> Answer:
+    return Answer(template_greeting(turn.user_name), error=error)
 
 
 async def greeting_messages(
-    state: PipelineState, deps: PipelineDeps, vault: PlaceholderVault
+    turn: ChatTurn, deps: PipelineDeps, vault: PlaceholderVault
 ) -> list[Message]:
-    user_name = state.get("user_name", "")
-    placeholder = name_placeholder(vault, user_name)
+    placeholder = name_placeholder(vault, turn.user_name)
     spans = await spans_to_mask(
-        state["query"], deps.detector, user_name=user_name, allowlist=deps.config.allowlist
+        turn.query, deps.detector, user_name=turn.user_name, allowlist=deps.config.allowlist
     )
     return [
         Message("system", deps.prompts.greeting_system.render(user_name=placeholder)),
-        Message("user", vault.mask(state["query"], spans)),
+        Message("user", vault.mask(turn.query, spans)),
     ]
 
 
 async def greet(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
-    deps = runtime.context
+    deps, turn = runtime.context, state["turn"]
     if deps.chat_model is None:
-        return _template(state)
-    return await _model_greeting(state, deps, deps.chat_model)
+        return {"answer": _template(turn)}
+    return {"answer": await _model_greeting(turn, deps, deps.chat_model)}
 
 
-async def _model_greeting(
-    state: PipelineState, deps: PipelineDeps, model: ChatModel
-) -> dict[str, Any]:
+async def _model_greeting(turn: ChatTurn, deps: PipelineDeps, model: ChatModel) -> Answer:
     vault = PlaceholderVault()
     started = time.perf_counter()
     try:
-        messages = await greeting_messages(state, deps, vault)
+        messages = await greeting_messages(turn, deps, vault)
         completion = await model.complete(
             messages,
             temperature=deps.config.greeting_temperature,
@@ -72,15 +62,14 @@ async def _model_greeting(
         )
     except ModelUnavailable as exc:
         _log.info("greeting model unavailable (%s): template used", exc.reason)
-        return _template(state, exc.reason)
+        return _template(turn, exc.reason)
     except Exception as exc:  # noqa: BLE001 - a greeting never fails
         _log.warning("greeting failed: %s", type(exc).__name__)
-        return _template(state, "greeting_failed")
+        return _template(turn, "greeting_failed")
     if not completion.text.strip():
-        return _template(state)
-    return {
-        "response": vault.restore(completion.text.strip()),
-        "mode": None,
-        "latency_ms": completion.latency_ms or (time.perf_counter() - started) * 1000,
-        "tokens": {"prompt": completion.prompt_tokens, "completion": completion.completion_tokens},
-    }
+        return _template(turn)
+    return Answer(
+        vault.restore(completion.text.strip()),
+        model_latency_ms=completion.latency_ms or (time.perf_counter() - started) * 1000,
+        tokens={"prompt": completion.prompt_tokens, "completion": completion.completion_tokens},
+    )

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from pipelines.deps import PipelineDeps
 from pipelines.ports import ChatRecord
 from pipelines.state import PipelineState
-from pipelines.tracing import build_event, emit_event, route_of, trace_id_of
+from pipelines.tracing import build_event, emit_event
 
 _log = logging.getLogger(__name__)
 HISTORY_UNAVAILABLE = "history_unavailable"
@@ -19,13 +19,11 @@ HISTORY_UNAVAILABLE = "history_unavailable"
 
 def turn_records(state: PipelineState, deps: PipelineDeps) -> list[ChatRecord]:
     """The user's raw message and the restored answer: the store lives inside the service."""
-    turn_id = uuid.uuid4().hex
-    now = deps.clock()
-    route = route_of(state)
-    user_id = state["user_id"]
+    turn, route = state["turn"], state["verdict"].route
+    turn_id, now = uuid.uuid4().hex, deps.clock()
     return [
-        ChatRecord(user_id, "user", state["query"], now, turn_id, route),
-        ChatRecord(user_id, "assistant", state.get("response", ""), now, turn_id, route),
+        ChatRecord(turn.user_id, "user", turn.query, now, turn_id, route),
+        ChatRecord(turn.user_id, "assistant", state["answer"].response, now, turn_id, route),
     ]
 
 
@@ -36,7 +34,6 @@ async def post_process(state: PipelineState, runtime: Runtime[PipelineDeps]) -> 
         await deps.store.save_turn(turn_records(state, deps))
     except Exception as exc:  # noqa: BLE001 - a lost save must never lose the answer
         _log.warning("history save failed: %s", type(exc).__name__)
-        if not state.get("error"):
-            update["error"] = HISTORY_UNAVAILABLE
-    emit_event(deps, build_event({**state, **update}, trace_id=trace_id_of(runtime), deps=deps))  # type: ignore[typeddict-item]
+        update["history_error"] = HISTORY_UNAVAILABLE
+    emit_event(deps, build_event({**state, **update}, deps))  # type: ignore[typeddict-item]
     return update

@@ -6,19 +6,13 @@ else is a question. The text is normalised once and shared by the detectors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.greeting import detect_greeting, mentions_greeting
 from pipelines.safety.injection import detect_injection
 from pipelines.safety.rules import SafetyRules
-from pipelines.state import QueryType
+from pipelines.state import Classification
 
-
-@dataclass(frozen=True)
-class Classification:
-    query_type: QueryType
-    reasons: tuple[str, ...]
+__all__ = ["Classification", "classify_message"]
 
 
 def classify_message(text: str, rules: SafetyRules) -> Classification:

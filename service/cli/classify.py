@@ -20,8 +20,7 @@ from pipelines.masking import mask_request
 from pipelines.ports import PiiDetector
 from pipelines.safety.classify import classify_message
 from pipelines.state import ROUTE_OF
-from service.bootstrap import open_detector, pipeline_config
-from service.chat_input import check_message
+from service.chat import check_message
 from service.errors import ServiceError
 from service.settings import Settings
 
@@ -109,17 +108,15 @@ async def classify(
     message: str | None,
     options: ClassifyOptions,
     *,
-    config: PipelineConfig | None = None,
+    config: PipelineConfig,
     detector: PiiDetector | None = None,
     stdin: TextIO | None = None,
     out: TextIO | None = None,
 ) -> int:
-    """MESSAGE, or every line of stdin; exit 1 if any input was malformed or refused."""
+    """MESSAGE, or every line of stdin; exit 1 if any input was malformed or refused.
+    `detector` is needed with `options.pii`."""
     stdin = sys.stdin if stdin is None else stdin
     out = sys.stdout if out is None else out
-    config = config or await pipeline_config(settings)
-    if options.pii and detector is None:
-        detector = await open_detector()
     await _warm_up(config, detector if options.pii else None)
     inputs = [message] if message is not None else _messages(stdin, options.text)
     failed = False

@@ -23,9 +23,9 @@ from ingestion.chunking import Child
 from ingestion.indexer import index_upload
 from ingestion.loaders import DocumentError
 from pipelines.ports import DocumentRecord, DocumentRegistry, Embedder, VectorIndex
-from service.bootstrap import Container
 from service.documents.checks import check_upload, clean_file_name
 from service.documents.limits import DocumentLimits, UserLocks, parse_upload
+from service.documents.sweeper import SweepResult, sweep_expired
 from service.errors import ServiceError
 
 log = logging.getLogger("warden.documents")
@@ -71,17 +71,19 @@ class DocumentService:
         self._locks = UserLocks()
         self._embedding = asyncio.Semaphore(1)  # one upload embeds at a time
 
-    @classmethod
-    def from_container(
-        cls, container: Container, limits: DocumentLimits | None = None
-    ) -> DocumentService:
-        return cls(
-            index=container.deps.index,
-            embedder=container.deps.embedder,
-            registry=container.store,
-            clock=lambda: container.deps.clock(),  # late-bound: the pipeline's clock
-            limits=limits or DocumentLimits.from_settings(container.settings),
+    def with_limits(self, limits: DocumentLimits) -> DocumentService:
+        """The same service over the same ports, with other limits (tests, tuning)."""
+        return DocumentService(
+            index=self._index,
+            embedder=self._embedder,
+            registry=self._registry,
+            clock=self._clock,
+            limits=limits,
         )
+
+    async def sweep(self) -> SweepResult:
+        """Removes every expired upload, vectors then records (see service/documents/sweeper.py)."""
+        return await sweep_expired(self._index, self._registry, self._clock())
 
     async def upload(self, data: bytes, raw_name: str | None, *, user_id: str) -> DocumentRecord:
         """Checks, indexes and records one upload; raises ServiceError with a stable code."""

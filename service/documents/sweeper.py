@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pipelines.ports import DocumentRegistry, VectorIndex
-from service.bootstrap import Container
 
 log = logging.getLogger("warden.sweeper")
 STOP_TIMEOUT_S = 5.0
@@ -52,11 +51,6 @@ async def sweep_expired(
             failed += 1
             log.warning("sweep: deleting a document record failed: %s", type(error).__name__)
     return SweepResult(vectors_removed=True, records_removed=removed, records_failed=failed)
-
-
-async def sweep_container(container: Container) -> SweepResult:
-    """One sweep over the container's index and store, at the pipeline's clock."""
-    return await sweep_expired(container.deps.index, container.store, container.deps.clock())
 
 
 class Sweeper:
@@ -106,9 +100,8 @@ class Sweeper:
         self.sweeps += 1
 
 
-def start_sweeper(container: Container) -> Sweeper:
-    """The lifespan's sweeper over the container (stop it with `await sweeper.stop()`)."""
-    interval_s = float(container.settings.document_sweep_interval_s)
-    sweeper = Sweeper(lambda: sweep_container(container), interval_s)
+def start_sweeper(sweep: Callable[[], Awaitable[SweepResult]], interval_s: float) -> Sweeper:
+    """The lifespan's sweeper (stop it with `await sweeper.stop()`)."""
+    sweeper = Sweeper(sweep, interval_s)
     sweeper.start()
     return sweeper

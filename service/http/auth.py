@@ -22,7 +22,7 @@ from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipelines.ports import AlreadyExists, StoreUnavailable, UserRecord
-from service.bootstrap import Container
+from service.container import Container
 from service.errors import ServiceError, responses
 from service.http.deps import ContainerDep
 

@@ -1,27 +1,35 @@
-"""Annotated dependency aliases that keep routes short: ContainerDep, CurrentUser, RateLimited,
-ChatCallerDep.
+"""Annotated dependency aliases that keep routes short: ContainerDep, CurrentUser,
+RateLimitedUser, ChatDep, DocumentsDep, AcceptedDep.
 
 The dependencies are `async def` although they never await: FastAPI runs a plain `def`
 dependency in its threadpool, a thread hop per dependency per request. Each check is also a
-plain function, so the chat fast path (service/fast_reject.py) runs the very same checks.
+plain function, so the fast refusal (service/http/fast_reject.py) runs the very same checks.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
+from pydantic import BaseModel, ConfigDict
 
 from service.auth.tokens import Principal, not_authenticated
-from service.bootstrap import Container
+from service.chat import AcceptedMessage, ChatService
+from service.container import Container
+from service.documents.service import DocumentService
 from service.errors import ServiceError
-from service.metrics import ChatMetrics
 from service.rate_limit import retry_after_header
 
 # auto_error=False: a missing token is reported in our own error shape.
 bearer = OAuth2PasswordBearer(tokenUrl="/v1/auth/token", auto_error=False)
+ACCEPTED_STATE = "warden_accepted_message"  # request.state: what the fast refusal accepted
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message: str  # checked by ChatService.accept: 413 over the cap, 422 when empty
 
 
 def container_of(request: Request) -> Container:
@@ -58,6 +66,18 @@ async def get_container(request: Request) -> Container:
 ContainerDep = Annotated[Container, Depends(get_container)]
 
 
+async def get_chat(container: ContainerDep) -> ChatService:
+    return container.chat
+
+
+async def get_documents(container: ContainerDep) -> DocumentService:
+    return container.documents
+
+
+ChatDep = Annotated[ChatService, Depends(get_chat)]
+DocumentsDep = Annotated[DocumentService, Depends(get_documents)]
+
+
 async def current_user(
     container: ContainerDep, token: Annotated[str | None, Depends(bearer)]
 ) -> Principal:
@@ -74,30 +94,13 @@ async def rate_limited_user(container: ContainerDep, user: CurrentUser) -> Princ
 RateLimitedUser = Annotated[Principal, Depends(rate_limited_user)]
 
 
-@dataclass(frozen=True)
-class ChatCaller:
-    """What a chat route needs, from one dependency: the admitted caller and the app's parts."""
-
-    user: Principal
-    container: Container
-    metrics: ChatMetrics
-
-
-def admitted_caller(request: Request, container: Container, user: Principal) -> ChatCaller:
-    """The rate limit check (429; it counts this request), then the caller."""
-    return ChatCaller(admit(container, user), container, request.app.state.metrics)
+async def accepted_message(request: Request, body: ChatRequest, chat: ChatDep) -> AcceptedMessage:
+    """The message checked and classified once: by the fast refusal, which leaves what it
+    accepted on the request's state, or here."""
+    earlier = getattr(request.state, ACCEPTED_STATE, None)
+    if isinstance(earlier, AcceptedMessage) and earlier.text == body.message:
+        return earlier
+    return chat.accept(body.message)
 
 
-def chat_caller_of(request: Request, token: str | None) -> ChatCaller:
-    """The checks of RateLimitedUser, in its order: starting (503), token (401), limit (429)."""
-    container = container_of(request)
-    return admitted_caller(request, container, authenticate(container, token))
-
-
-async def chat_caller(
-    request: Request, token: Annotated[str | None, Depends(bearer)]
-) -> ChatCaller:
-    return chat_caller_of(request, token)
-
-
-ChatCallerDep = Annotated[ChatCaller, Depends(chat_caller)]
+AcceptedDep = Annotated[AcceptedMessage, Depends(accepted_message)]

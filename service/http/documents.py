@@ -10,7 +10,7 @@ WARDEN_MAX_UPLOAD_BYTES.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
@@ -21,13 +21,11 @@ from starlette.types import Message
 
 from pipelines.ports import DocumentRecord
 from service.documents.limits import DocumentLimits
-from service.documents.service import DocumentService
 from service.errors import ServiceError, responses
-from service.http.deps import ContainerDep, CurrentUser, RateLimitedUser
-from service.settings import Settings
+from service.http.deps import CurrentUser, DocumentsDep, RateLimitedUser
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
-UPLOAD_ENVELOPE_BYTES = 1024  # multipart boundaries and part headers around the file
+ENVELOPE = 1024  # bytes of multipart boundaries and part headers around the file
 _MULTIPART_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -62,30 +60,15 @@ class DocumentOut(BaseModel):
         )
 
 
-def get_documents(request: Request, container: ContainerDep) -> DocumentService:
-    """The app's DocumentService, made on first use (it holds the per-user upload locks)."""
-    service: DocumentService | None = getattr(request.app.state, "documents", None)
-    if service is None:
-        service = request.app.state.documents = DocumentService.from_container(container)
-    return service
-
-
-DocumentsDep = Annotated[DocumentService, Depends(get_documents)]
-
-
-def upload_body_cap(settings: Settings) -> int:
-    return settings.max_upload_bytes + UPLOAD_ENVELOPE_BYTES
-
-
-def refuse_declared_oversize(request: Request, container: ContainerDep) -> None:
+def refuse_declared_oversize(request: Request, documents: DocumentsDep) -> None:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > upload_body_cap(container.settings):
-        raise DocumentLimits.from_settings(container.settings).too_large()
+    if declared.isdigit() and int(declared) > documents.limits.max_upload_bytes + ENVELOPE:
+        raise documents.limits.too_large()
 
 
 async def read_upload(request: Request, limits: DocumentLimits) -> tuple[bytes, str | None]:
     """The `file` part's bytes and client-given name, read under the cap."""
-    cap, received = limits.max_upload_bytes + UPLOAD_ENVELOPE_BYTES, 0
+    cap, received = limits.max_upload_bytes + ENVELOPE, 0
 
     async def capped_receive() -> Message:
         nonlocal received

@@ -3,12 +3,12 @@ message is answered without FastAPI's routing, dependency solving and body valid
 (together several times the cost of the refusal itself).
 
 A pure ASGI middleware, innermost of the app's own (inside BodyLimitMiddleware, which caps
-the body). It answers only the ordinary case: a JSON content type, a valid bearer token, a
-body that is a valid `ChatRequest` whose message passes the message checks and classifies
-as abusive, and a caller the rate limit admits. It answers with the route's own functions
-(`answer_chat`, `chat_response`), so the refusal, trace event, metrics and rate limit
-accounting are the route's. Everything else (any error included) goes on to FastAPI with
-the body exactly as received, so errors are handled in one place.
+the body). For the ordinary request (a JSON content type, a valid bearer token, a body that
+is a valid `ChatRequest` whose message passes `ChatService.accept`) it makes the message's
+one classification. An abusive message that the rate limit admits is answered here, by
+`ChatService.answer`, as the route would answer it. Anything else goes on to FastAPI with
+the body exactly as received and, when the message was accepted, the `AcceptedMessage` on
+the request's state, so the route does not check or classify it again.
 """
 
 from __future__ import annotations
@@ -18,16 +18,14 @@ from collections import deque
 
 from fastapi import Request, Response
 from pydantic import ValidationError
-from starlette._utils import get_route_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pipelines.safety.classify import Classification, classify_message
+from service.answer import answer_json
 from service.auth.tokens import Principal
-from service.bootstrap import Container
-from service.chat_input import check_message
+from service.chat import AcceptedMessage, ChatService
+from service.container import Container
 from service.errors import ServiceError
-from service.http.chat import ChatRequest, answer_chat, chat_response
-from service.http.deps import admitted_caller, authenticate, bearer, container_of
+from service.http.deps import ACCEPTED_STATE, ChatRequest, admit, authenticate, container_of
 
 CHAT_PATH = "/v1/chat"
 
@@ -47,31 +45,37 @@ class FastRejectMiddleware:
             await self.app(scope, receive, send)
             return
         received, body = await _read_body(receive)
-        response = await _rejection(request, parts, body) if body is not None else None
+        accepted = _accepted(body, parts[0].chat) if body is not None else None
+        response = None
+        if accepted is not None:
+            setattr(request.state, ACCEPTED_STATE, accepted)
+            if accepted.verdict.query_type == "abusive":
+                response = await _refusal(parts, accepted)
         if response is None:
             await self.app(scope, _replaying(received, receive), send)
         else:
             await response(scope, receive, send)
 
 
-async def _rejection(
-    request: Request, parts: tuple[Container, Principal], body: bytes
+async def _refusal(
+    parts: tuple[Container, Principal], accepted: AcceptedMessage
 ) -> Response | None:
-    """The route's answer to an abusive message; None for anything else."""
+    """The route's answer to an abusive message; None when the rate limit refuses it (the
+    route then refuses it again: a refusal counts nothing)."""
     container, user = parts
-    abusive = _abusive_message(body, container)
-    if abusive is None:
+    try:
+        admit(container, user)
+    except ServiceError:
         return None
-    message, verdict = abusive
-    try:  # counts this request against the caller's limit, as the route's check does
-        caller = admitted_caller(request, container, user)
-    except ServiceError:  # 429: the route refuses it again (a refusal counts nothing)
-        return None
-    return chat_response(await answer_chat(caller, message, verdict))
+    outcome = await container.chat.answer(user, accepted)
+    return Response(answer_json(outcome), media_type="application/json")
 
 
 def _is_chat(scope: Scope, path: str) -> bool:
-    return scope["type"] == "http" and scope["method"] == "POST" and get_route_path(scope) == path
+    if scope["type"] != "http" or scope["method"] != "POST":
+        return False
+    full, root = scope["path"], scope.get("root_path", "")
+    return (full[len(root) :] if root and full.startswith(root) else full) == path
 
 
 async def _caller_parts(request: Request) -> tuple[Container, Principal] | None:
@@ -81,21 +85,23 @@ async def _caller_parts(request: Request) -> tuple[Container, Principal] | None:
         return None
     try:
         container = container_of(request)
-        return container, authenticate(container, await bearer(request))
+        token = request.headers.get("authorization", "")
+        scheme, _, credentials = token.partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        return container, authenticate(container, credentials)
     except ServiceError:
         return None
 
 
-def _abusive_message(body: bytes, container: Container) -> tuple[str, Classification] | None:
-    """The message, if the body is a valid ChatRequest whose message passes the checks and
-    classifies as abusive; else None (the route decides)."""
+def _accepted(body: bytes, chat: ChatService) -> AcceptedMessage | None:
+    """The accepted message, if the body is a valid ChatRequest whose message passes the
+    checks; else None (the route answers with the error)."""
     try:
         message = ChatRequest.model_validate(json.loads(body)).message  # as Starlette parses it
-        check_message(message, container.settings.max_message_chars)
+        return chat.accept(message)
     except (ValueError, RecursionError, ValidationError, ServiceError):
         return None
-    verdict = classify_message(message, container.config.safety)
-    return (message, verdict) if verdict.query_type == "abusive" else None
 
 
 async def _read_body(receive: Receive) -> tuple[list[Message], bytes | None]:

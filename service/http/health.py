@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from service.bootstrap import Probe
+from service.container import Probe
 from service.http.deps import ContainerDep
 
 router = APIRouter(tags=["health"])

@@ -15,8 +15,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from service.errors import ServiceError, responses
-from service.http.deps import ContainerDep
-from service.metrics import MetricsDep
+from service.http.deps import ChatDep, ContainerDep
 
 router = APIRouter(tags=["metrics"])
 scrape_token = HTTPBearer(auto_error=False, scheme_name="MetricsToken")
@@ -50,6 +49,6 @@ async def metrics_scraper(
         **responses(401),
     },
 )
-async def get_metrics_text(request: Request, metrics: MetricsDep) -> Response:
-    body, content_type = metrics.render(request.headers.get("accept", ""))
+async def get_metrics_text(request: Request, chat: ChatDep) -> Response:
+    body, content_type = chat.metrics.render(request.headers.get("accept", ""))
     return Response(body, headers={"Content-Type": content_type})

@@ -19,35 +19,23 @@ errors (401, 413, 422, 429) before any event. After a 200, the events are, in or
   event: error  {"error": "internal_error", "detail": "..."}
                 instead of `done`, if the chat failed unexpectedly.
 
-The chat runs in its own task: a client that goes away does not cancel it, so the turn is
-saved to the history, traced and counted once, exactly as for POST /v1/chat.
+The chat runs in its own task (ChatService.stream): a client that goes away does not cancel
+it, so the turn is saved to the history, traced and counted once, exactly as for POST /v1/chat.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import traceback
-from collections.abc import AsyncGenerator, AsyncIterable, Iterator
-from typing import Annotated, Any
+from collections.abc import AsyncIterable
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from pipelines.outcome import ChatOutcome
-from pipelines.runner import ChatPipeline
-from pipelines.streaming import Started, StreamUpdate, Token
-from service.auth.tokens import Principal
-from service.chat_input import check_message
-from service.http.chat import ChatRequest
-from service.http.deps import ContainerDep, RateLimitedUser
-from service.metrics import ChatMetrics, MetricsDep
+from service.answer import answer_dict
+from service.chat_events import ChatEvent, Done, Failed, Reset, Started, Token
+from service.http.deps import AcceptedDep, ChatDep, RateLimitedUser
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
-log = logging.getLogger("warden.stream")
-FAILED = "failed"  # what the chat task sends instead of an outcome when it raised
-Item = StreamUpdate | ChatOutcome | str
-_running: set[asyncio.Task[None]] = set()  # referenced until done: a disconnect never stops one
 
 
 def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
@@ -56,9 +44,18 @@ def _json_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"content": {"application/json": {"schema": schema}}} for status in statuses}
 
 
-async def checked_message(body: ChatRequest, container: ContainerDep) -> str:
-    """The size cap and emptiness checks of POST /v1/chat, before the response starts."""
-    return check_message(body.message, container.settings.max_message_chars)
+def server_sent(event: ChatEvent) -> ServerSentEvent:
+    match event:
+        case Started(route=route, trace_id=trace_id):
+            return ServerSentEvent(event="meta", data={"trace_id": trace_id, "route": route})
+        case Token(text=text):
+            return ServerSentEvent(event="token", data={"text": text})
+        case Reset():
+            return ServerSentEvent(event="reset", data={})
+        case Done(outcome=outcome):
+            return ServerSentEvent(event="done", data=answer_dict(outcome))
+        case Failed(error=error, detail=detail):
+            return ServerSentEvent(event="error", data={"error": error, "detail": detail})
 
 
 @router.post(
@@ -74,74 +71,7 @@ async def checked_message(body: ChatRequest, container: ContainerDep) -> str:
     },
 )
 async def post_chat_stream(
-    user: RateLimitedUser,
-    message: Annotated[str, Depends(checked_message)],
-    container: ContainerDep,
-    metrics: MetricsDep,
+    user: RateLimitedUser, message: AcceptedDep, chat: ChatDep
 ) -> AsyncIterable[ServerSentEvent]:
-    queue = start_chat(container.pipeline, metrics, message, user)
-    async for event in chat_events(queue):
-        yield event
-
-
-def start_chat(
-    pipeline: ChatPipeline, metrics: ChatMetrics, message: str, user: Principal
-) -> asyncio.Queue[Item]:
-    """Runs the chat in a task of its own; its updates, then its outcome, arrive on the queue."""
-    queue: asyncio.Queue[Item] = asyncio.Queue()
-
-    async def run() -> None:
-        try:
-            outcome = await pipeline.answer(
-                message, user_id=user.user_id, user_name=user.name, listener=queue.put_nowait
-            )
-        except Exception as exc:  # noqa: BLE001 - reported as an `error` event
-            frames = "".join(traceback.format_tb(exc.__traceback__))
-            log.error("streamed chat failed: %s\n%s", type(exc).__name__, frames)
-            metrics.observe_failure()
-            queue.put_nowait(FAILED)
-            return
-        metrics.observe(outcome)
-        queue.put_nowait(outcome)
-
-    task = asyncio.create_task(run())
-    _running.add(task)
-    task.add_done_callback(_running.discard)
-    return queue
-
-
-async def chat_events(queue: asyncio.Queue[Item]) -> AsyncGenerator[ServerSentEvent]:
-    shown: list[str] = []
-    while True:
-        item = await queue.get()
-        if isinstance(item, Started):
-            yield ServerSentEvent(
-                event="meta", data={"trace_id": item.trace_id, "route": item.route}
-            )
-        elif isinstance(item, Token):
-            shown.append(item.text)
-            yield ServerSentEvent(event="token", data={"text": item.text})
-        elif isinstance(item, ChatOutcome):
-            for event in closing_events("".join(shown), item):
-                yield event
-            return
-        else:
-            detail = "Something went wrong on our side."
-            yield ServerSentEvent(event="error", data={"error": "internal_error", "detail": detail})
-            return
-
-
-def closing_events(shown: str, outcome: ChatOutcome) -> Iterator[ServerSentEvent]:
-    """Whatever makes the shown text the answer (the whole answer if none streamed), then done."""
-    if outcome.response != shown:
-        if shown:
-            yield ServerSentEvent(event="reset", data={})
-        if outcome.response:
-            yield ServerSentEvent(event="token", data={"text": outcome.response})
-    yield ServerSentEvent(event="done", data=outcome.as_dict())
-
-
-async def finish_running_chats(timeout_s: float) -> None:
-    """At shutdown: lets chats whose client went away finish (bounded), before stores close."""
-    if _running:
-        await asyncio.wait(set(_running), timeout=timeout_s)
+    async for event in chat.stream(user, message):
+        yield server_sent(event)

@@ -1,5 +1,5 @@
 """End-to-end kit: the real `warden` CLI on the embedded defaults (Qdrant Edge, mongoeco on
-SQLite, ONNX MiniLM, Presidio), driven in-process through `service.cli.main.main` where one process
+SQLite, ONNX MiniLM, Presidio), driven in-process through `service.main.main` where one process
 is enough, and as subprocesses where a separate process is the point.
 
 The sample knowledge base is ingested once per session (`prepared`); a test that asks
@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from service.cli.main import main
+from service.main import main
 from service.settings import Settings
 from tests.integration.llm_server import llm_server
 from tests.spec_fields import ASK_FIELDS

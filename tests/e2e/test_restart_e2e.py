@@ -37,7 +37,7 @@ LOGIN = {"username": ACCOUNT["email"], "password": ACCOUNT["password"]}
 def _warden_command() -> list[str]:
     """The installed `warden` console script when there is one, else the module."""
     script = Path(sys.executable).parent / "warden"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "service.cli.main"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "service.main"]
 
 
 def _sources(answer: dict[str, Any]) -> list[tuple[str, str]]:

@@ -53,7 +53,7 @@ async def _upload(data: Path, uploads: list[tuple[str, str, datetime]]) -> None:
 def test_own_upload_is_merged_with_core_and_hidden_from_others(
     prepared: Prepared, tmp_path: Path
 ) -> None:
-    """Sync on purpose: `warden` (service.cli.main.main) runs its own event loop."""
+    """Sync on purpose: `warden` (service.main.main) runs its own event loop."""
     data = copy_data(prepared.data, tmp_path)
     now = datetime.now(UTC)
     live = ("my-bail-notes.txt", "up-live", now + timedelta(hours=1))

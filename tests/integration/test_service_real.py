@@ -37,7 +37,7 @@ def _warden(
     env: dict[str, str], *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli.main", *args],
+        [sys.executable, "-m", "service.main", *args],
         env=env,
         input=stdin,
         capture_output=True,
@@ -64,7 +64,7 @@ def test_serve_lock_and_cli_on_embedded_defaults(env: dict[str, str], tmp_path: 
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)],
+        [sys.executable, "-m", "service.main", "serve", "--port", str(port)],
         env=env,
         cwd=tmp_path,
         stdout=log,

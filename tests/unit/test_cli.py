@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 
-from service.auth.tokens import Passwords
+from service.auth.passwords import Passwords
 from service.bootstrap import Container, build_container
 from service.cli import commands as cli_commands
-from service.cli.main import build_parser, configure_logging, main
+from service.main import build_parser, configure_logging, main
 from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 from tests.api.conftest import shipped_config
@@ -252,7 +252,7 @@ async def test_ingest_counts_and_rebuilds_the_allowlist(data_dir: Path, tmp_path
 
 
 def test_ingest_against_a_qdrant_server_needs_no_lock(data_dir: Path) -> None:
-    from service.cli.main import data_dir_lock
+    from service.main import data_dir_lock
 
     server = settings_for(data_dir, qdrant_url="http://127.0.0.1:6333")
     with ProcessLock(data_dir, command="serve", url="http://127.0.0.1:8000"):

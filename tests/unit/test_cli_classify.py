@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from service import bootstrap
-from service.cli.main import main
+from service.main import main
 from service.process_lock import ProcessLock
 
 ABUSIVE = "you are a useless idiot"

@@ -1,4 +1,5 @@
-"""`warden serve | ingest | ask | classify` (SPEC section 4).
+"""The `warden` program: `serve | ingest | ask | classify` (SPEC section 4). It builds what a
+command needs (through `bootstrap`) and hands it to the command in service/cli/.
 
 Exit codes: 0 done; 1 some input failed (a document, a question); 2 cannot run (bad usage or
 configuration, or the data folder is held by another Warden process).
@@ -12,53 +13,18 @@ import logging
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from pipelines.ports import StoreUnavailable
+from service import bootstrap
+from service.cli.ask import ask
+from service.cli.ingest import ingest
+from service.cli.parser import build_parser
 from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 
 GRACEFUL_SHUTDOWN_S = 15
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="warden", description="Guarded retrieval-augmented chat.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    serve = commands.add_parser("serve", help="run the HTTP service")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-
-    ingest = commands.add_parser("ingest", help="load files or folders into the core knowledge")
-    ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    ingest.add_argument(
-        "--delete-missing",
-        action="store_true",
-        help="remove documents under the given folders whose files are gone",
-    )
-    ingest.add_argument("--json", action="store_true", help="print one JSON object of counts")
-
-    ask = commands.add_parser("ask", help="run one message through the pipeline")
-    ask.add_argument(
-        "question", nargs="?", help="without it: JSON lines {question, user, name} on stdin"
-    )
-    ask.add_argument("--user", default="cli", help="the user id (default: cli)")
-    ask.add_argument("--name", default="", help="the user's display name")
-    ask.add_argument("--json", action="store_true", help="print the full result as JSON")
-
-    classify = commands.add_parser(
-        "classify", help="print route decisions with reasons (no stores, no lock)"
-    )
-    classify.add_argument(
-        "message", nargs="?", help='without it: JSON lines {"message"} or {"question"} on stdin'
-    )
-    classify.add_argument("--jsonl", action="store_true", help="one JSON object per message")
-    classify.add_argument("--text", action="store_true", help="stdin is plain text, one a line")
-    classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
-    classify.add_argument("--echo", action="store_true", help="include the message text")
-    return parser
 
 
 def data_dir_lock(
@@ -99,23 +65,36 @@ def serve(settings: Settings, host: str, port: int) -> int:
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:
-    from service.cli import commands as cli_commands
-
     if args.command == "serve":
         return serve(settings, args.host, args.port)
     if args.command == "classify":  # opens no store: no lock, so it runs beside `serve`
-        from service.cli.classify import ClassifyOptions, classify
-
-        options = ClassifyOptions(args.jsonl, args.text, args.pii, args.echo)
-        return asyncio.run(classify(settings, args.message, options))
+        return asyncio.run(_classify(settings, args))
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
-            return asyncio.run(
-                cli_commands.ingest(settings, args.paths, args.delete_missing, args.json)
-            )
-        return asyncio.run(
-            cli_commands.ask(settings, args.question, args.user, args.name, args.json)
-        )
+            return asyncio.run(_ingest(settings, args))
+        return asyncio.run(_ask(settings, args))
+
+
+async def _classify(settings: Settings, args: argparse.Namespace) -> int:
+    from service.cli.classify import ClassifyOptions, classify
+
+    options = ClassifyOptions(args.jsonl, args.text, args.pii, args.echo)
+    config = await bootstrap.pipeline_config(settings)
+    detector = await bootstrap.open_detector() if options.pii else None
+    return await classify(settings, args.message, options, config=config, detector=detector)
+
+
+async def _ingest(settings: Settings, args: argparse.Namespace) -> int:
+    knowledge = await bootstrap.open_knowledge(settings)
+    return await ingest(knowledge, args.paths, args.delete_missing, args.json)
+
+
+async def _ask(settings: Settings, args: argparse.Namespace) -> int:
+    container = await bootstrap.build_container(settings)
+    try:
+        return await ask(container.chat, args.question, args.user, args.name, args.json)
+    finally:
+        await container.close()
 
 
 def configure_logging(command: str) -> None:
