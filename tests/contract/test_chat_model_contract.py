@@ -3,7 +3,8 @@ server, each bare and behind the circuit breaker."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import pytest
 
@@ -12,6 +13,7 @@ from service.adapters.model.guarded_chat import GuardedChatModel
 from service.adapters.model.openai_chat import OpenAIChatModel
 from tests.fakes.chat_model import FakeChatModel
 from tests.integration.llm_server import free_port, llm_server
+from tests.integration.loopback_stubs import record_and_forward
 
 __all__ = ["llm_server"]  # the session fixture, shared with tests/integration
 
@@ -27,14 +29,15 @@ def _real(request: pytest.FixtureRequest) -> OpenAIChatModel:
     return OpenAIChatModel(server.base_url, None, server.model, timeout_s=60, max_retries=0)
 
 
-@pytest.fixture(
-    params=[
-        "fake",
-        "guarded-fake",
-        pytest.param("openai-llama", marks=pytest.mark.llm),
-        pytest.param("guarded-openai-llama", marks=pytest.mark.llm),
-    ]
-)
+LIVE_KINDS = [
+    "fake",
+    "guarded-fake",
+    pytest.param("openai-llama", marks=pytest.mark.llm),
+    pytest.param("guarded-openai-llama", marks=pytest.mark.llm),
+]
+
+
+@pytest.fixture(params=LIVE_KINDS)
 async def model(request: pytest.FixtureRequest) -> AsyncIterator[ChatModel]:
     inner: ChatModel
     if request.param.endswith("fake"):
@@ -80,8 +83,39 @@ async def test_stream_yields_text_pieces_then_its_completion(model: ChatModel) -
     assert 0 < completion.completion_tokens <= MAX_TOKENS
 
 
-async def test_ping_passes_when_the_model_serves(model: ChatModel) -> None:
-    await model.ping()
+@dataclass
+class Probed:
+    model: ChatModel
+    probes: Callable[[], int]  # how many readiness probes the model's backend has answered
+
+
+@pytest.fixture(params=LIVE_KINDS)
+async def probed(request: pytest.FixtureRequest) -> AsyncIterator[Probed]:
+    """A serving model whose backend counts probes: the fake's `pings`, or a recording
+    proxy in front of the llama.cpp server counting GET /v1/models."""
+    guarded = request.param.startswith("guarded")
+    if request.param.endswith("fake"):
+        fake = FakeChatModel(replies=["Red is a colour of the rainbow."])
+        yield Probed(GuardedChatModel(fake, fail_max=1) if guarded else fake, lambda: fake.pings)
+        return
+    server = request.getfixturevalue("llm_server")
+    with record_and_forward(server.base_url) as proxy:
+        real = OpenAIChatModel(proxy.url, None, server.model, timeout_s=60, max_retries=0)
+        try:
+            served = GuardedChatModel(real, fail_max=1) if guarded else real
+            yield Probed(served, lambda: proxy.count("/models"))
+        finally:
+            await real.close()
+
+
+async def test_ping_probes_the_serving_model_and_leaves_it_serving(probed: Probed) -> None:
+    assert probed.probes() == 0
+    assert await probed.model.ping() is None
+    assert probed.probes() == 1  # a real probe of the backend, not a no-op
+    completion = await probed.model.complete(PROMPT, temperature=0.0, max_tokens=MAX_TOKENS)
+    assert completion.text.strip()
+    assert probed.probes() == 1  # answering a chat is not a probe
+    # (that ping raises ModelUnavailable when the model is down: see the test below)
 
 
 async def test_failures_are_model_unavailable_with_a_reason(broken_model: ChatModel) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import qdrant_edge as qe
+from qdrant_client import AsyncQdrantClient
 
 from pipelines.ports import IndexedDocument, IndexPoint, StoreUnavailable, VectorIndex
 from service.adapters.vector.qdrant_edge import IndexLocked, QdrantEdgeIndex
@@ -212,11 +214,13 @@ async def test_wrong_dimension_is_refused(index: VectorIndex) -> None:
 
 
 async def test_ping_then_closed(tmp_path: Path, index: VectorIndex) -> None:
-    await index.ping()
+    assert await index.ping() is None
     await index.close()
     with pytest.raises(StoreUnavailable):
         await index.ping()
-    await index.close()  # closing twice is harmless
+    await index.close()  # closing twice is harmless: no error, and it stays closed
+    with pytest.raises(StoreUnavailable):
+        await index.ping()
 
 
 @pytest.mark.parametrize("kind", ["edge", "server-path"])
@@ -271,15 +275,28 @@ class CountingProxy:
         return attr
 
 
-@pytest.mark.parametrize("kind", ["edge", "server"])
-async def test_dual_search_is_one_round_trip(kind: str, tmp_path: Path) -> None:
-    idx = await open_index(kind, tmp_path)
-    await idx.upsert([point("c1", vec(1)), temp("t1", vec(1), "alice")])
-    attribute = "_shard" if kind == "edge" else "_client"
-    proxy = CountingProxy(getattr(idx, attribute))
-    setattr(idx, attribute, proxy)
-    found = await idx.dual_search(vec(1), user_id="alice", now=NOW)
-    assert (ids(found.core), ids(found.personal)) == (["c1"], ["t1"])
-    assert proxy.calls == ["query_batch" if kind == "edge" else "query_batch_points"]
-    setattr(idx, attribute, proxy.inner)
-    await idx.close()
+async def open_counted(kind: str, folder: Path) -> tuple[VectorIndex, CountingProxy]:
+    """An index built with its public constructor around a counting proxy of the engine
+    (Edge's shard) or client (qdrant-client, local mode), on a folder `open_index` made."""
+    prepared = await open_index(kind, folder)  # creates the collection and payload indexes
+    await prepared.upsert([point("c1", vec(1)), temp("t1", vec(1), "alice")])
+    await prepared.close()
+    if kind == "edge":
+        shard = CountingProxy(qe.EdgeShard.load(str(folder / "edge")))
+        lock = (folder / "edge" / "test.lock").open("a")  # closed by close()
+        return QdrantEdgeIndex(shard, lock, DIM, offload_queries=True), shard  # type: ignore[arg-type]
+    client = CountingProxy(AsyncQdrantClient(path=str(folder / "local")))
+    return QdrantServerIndex(client, "warden", DIM), client  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kind", "engine_call"), [("edge", "query_batch"), ("server-path", "query_batch_points")]
+)
+async def test_dual_search_is_one_round_trip(kind: str, engine_call: str, tmp_path: Path) -> None:
+    idx, engine = await open_counted(kind, tmp_path)
+    try:
+        found = await idx.dual_search(vec(1), user_id="alice", now=NOW)
+        assert (ids(found.core), ids(found.personal)) == (["c1"], ["t1"])
+        assert engine.calls == [engine_call]  # core and personal in one batched query
+    finally:
+        await idx.close()

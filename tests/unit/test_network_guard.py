@@ -23,5 +23,10 @@ def test_loopback_is_allowed() -> None:
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
-        with socket.create_connection(server.getsockname(), timeout=2):
-            pass
+        server.settimeout(2)
+        with socket.create_connection(server.getsockname(), timeout=2) as client:
+            accepted, (peer_host, peer_port) = server.accept()
+            with accepted:
+                client.sendall(b"ping")
+                assert accepted.recv(4, socket.MSG_WAITALL) == b"ping"  # it crossed loopback
+            assert (peer_host, peer_port) == client.getsockname()
