@@ -11,7 +11,7 @@ import pytest
 from pipelines.answers import ABSTAIN, MODEL_UNAVAILABLE
 from pipelines.ports import ChatRecord
 from pipelines.runner import ChatOutcome, ChatPipeline
-from pipelines.safety.classify import Classification
+from pipelines.state import Classification
 from tests.fakes.chat_model import FakeChatModel
 from tests.spec_fields import CHAT_FIELDS
 from tests.unit._pipeline_kit import (
@@ -35,15 +35,27 @@ ABUSIVE = [
 JSON_FIELDS = CHAT_FIELDS
 
 
-async def ask(kit: Kit, query: str, *, spy: bool = False, **kwargs: Any) -> ChatOutcome:
+async def ask(
+    kit: Kit,
+    query: str,
+    *,
+    spy: bool = False,
+    verdict: Classification | None = None,
+    **kwargs: Any,
+) -> ChatOutcome:
+    """`answer` as the service calls it: with the message's one classification (the pipeline's
+    own, unless a test hands it another)."""
     pipeline = ChatPipeline(kit.deps(spy=spy))
-    return await pipeline.answer(query, user_id=USER, user_name=NAME, **kwargs)
+    if verdict is None:
+        verdict = pipeline.classify(query)
+    return await pipeline.answer(query, verdict, user_id=USER, user_name=NAME, **kwargs)
 
 
 def comparable(outcome: ChatOutcome) -> dict[str, Any]:
+    """Every field of the outcome but the two that differ per run (trace id, latency)."""
     fields = outcome.as_dict()
     del fields["latency_ms"], fields["trace_id"]
-    return fields
+    return {**fields, "tokens": outcome.tokens, "error": outcome.error}
 
 
 # ------------------------------------------------------------------ 1. zero-cost reject
@@ -62,19 +74,86 @@ async def test_reject_costs_nothing_and_is_not_stored(message: str) -> None:
     assert message.split()[1] not in repr(event)
 
 
+def without_run_ids(event: dict[str, Any]) -> dict[str, Any]:
+    event = dict(event)
+    assert len(event.pop("trace_id")) == 32 and event.pop("latency_ms") >= 0
+    return event
+
+
+def stored(kit: Kit) -> list[tuple[str, str, str | None]]:
+    return sorted((r.role, r.content, r.route) for r in kit.store.chats.values())
+
+
+async def answer_and_graph(
+    make_kit: Any, message: str, *, history_turns: int = 0
+) -> tuple[tuple[ChatOutcome, Kit], tuple[ChatOutcome, Kit]]:
+    """The same message on two identical kits: `answer` (the reject node called directly for an
+    abusive verdict) on one, the compiled graph alone (its classify node deciding) on the other."""
+    kits: list[Kit] = [await make_kit(), await make_kit()]
+    for kit in kits:
+        await planted_history(kit, n_turns=history_turns)
+    shortcut = await ask(kits[0], message)
+    pipeline = ChatPipeline(kits[1].deps())
+    via_graph = await pipeline.run_graph_only(message, user_id=USER, user_name=NAME)
+    return (shortcut, kits[0]), (via_graph, kits[1])
+
+
+def assert_same_run(one: tuple[ChatOutcome, Kit], other: tuple[ChatOutcome, Kit]) -> None:
+    (outcome, kit), (other_outcome, other_kit) = one, other
+    assert comparable(outcome) == comparable(other_outcome)  # route, mode, response, sources, calls
+    assert outcome.trace_id != other_outcome.trace_id
+    assert len(kit.tracer.events) == len(other_kit.tracer.events) == 1
+    assert without_run_ids(kit.tracer.events[0]) == without_run_ids(other_kit.tracer.events[0])
+    assert stored(kit) == stored(other_kit)
+    if kit.chat_model is not None and other_kit.chat_model is not None:
+        seen = [(c.method, c.messages) for c in kit.chat_model.calls]
+        assert seen == [(c.method, c.messages) for c in other_kit.chat_model.calls]
+
+
 @pytest.mark.parametrize("message", ABUSIVE)
 async def test_the_shortcut_and_the_graph_give_the_same_rejection(message: str) -> None:
-    shortcut_kit, graph_kit = await seeded_kit(), await seeded_kit()
-    shortcut = await ask(shortcut_kit, message)
-    pipeline = ChatPipeline(graph_kit.deps())
-    via_graph = await pipeline.run_graph_only(message, user_id=USER, user_name=NAME)
-    assert comparable(shortcut) == comparable(via_graph)
+    one, other = await answer_and_graph(seeded_kit, message, history_turns=1)
+    assert_same_run(one, other)
+    (shortcut, _), (via_graph, graph_kit) = one, other
+    assert shortcut.route == via_graph.route == "reject"
     assert shortcut.calls.as_dict() == via_graph.calls.as_dict() == ZERO
-    assert graph_kit.store.chats == {}
-    [one], [other] = shortcut_kit.tracer.events, graph_kit.tracer.events
-    assert one.pop("trace_id") != other.pop("trace_id")
-    assert one.pop("latency_ms") >= 0 and other.pop("latency_ms") >= 0
-    assert one == other
+    assert len(graph_kit.store.chats) == 2  # only the planted turn: the refusal is not stored
+
+
+async def _greeter() -> Kit:
+    return await seeded_kit(chat_model=FakeChatModel(replies=["Hello <PERSON_1>!"]))
+
+
+async def _answerer() -> Kit:
+    return await seeded_kit(chat_model=FakeChatModel(replies=["Within a month [1]."]))
+
+
+async def _no_model() -> Kit:
+    return await seeded_kit(chat_model=None)
+
+
+@pytest.mark.parametrize(
+    ("make_kit", "message", "route", "mode"),
+    [
+        (_greeter, "good morning!", "greeting", None),
+        (_no_model, "hi", "greeting", None),
+        (_answerer, DEPOSIT_Q, "question", "generated"),
+        (_no_model, DEPOSIT_Q, "question", "extractive"),
+        (seeded_kit, "what is the airspeed of a swallow", "question", "abstained"),
+    ],
+)
+async def test_answer_and_the_graph_alone_agree_on_greetings_and_questions(
+    make_kit: Any, message: str, route: str, mode: str | None
+) -> None:
+    one, other = await answer_and_graph(make_kit, message, history_turns=2)
+    assert_same_run(one, other)
+    (outcome, kit), _ = one, other
+    assert outcome.route == route and outcome.mode == mode
+    assert len(kit.store.chats) == 6  # the two planted turns and this one
+    if route == "question":
+        assert outcome.sources and outcome.calls.embed >= 1
+    else:
+        assert outcome.sources == [] and outcome.calls.embed == 0
 
 
 async def test_the_event_carries_the_request_latency_not_only_the_model_s() -> None:
@@ -92,6 +171,34 @@ async def test_an_edge_verdict_is_used_instead_of_classifying_again() -> None:
     assert outcome.route == "reject" and outcome.calls.as_dict() == ZERO
     [event] = kit.tracer.events
     assert event["reasons"] == ["edge.verdict"]  # the edge's verdict, not a second classify
+
+
+WRONG_VERDICTS = [
+    # (text, the verdict given, though the rules would say otherwise)
+    (DEPOSIT_Q, Classification("greeting", ("test",))),
+    (DEPOSIT_Q, Classification("abusive", ("test",))),
+    ("good morning!", Classification("question", ("test",))),
+    ("you stupid idiot", Classification("greeting", ("test",))),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict"), WRONG_VERDICTS)
+async def test_answer_follows_the_verdict_it_is_given_and_never_classifies_again(
+    text: str, verdict: Classification
+) -> None:
+    kit = await seeded_kit(chat_model=None)
+    pipeline = ChatPipeline(kit.deps())
+    assert pipeline.classify(text).query_type != verdict.query_type  # a deliberately wrong one
+    outcome = await pipeline.answer(text, verdict, user_id=USER, user_name=NAME)
+    assert outcome.route == verdict.route
+    [event] = kit.tracer.events
+    assert event["route"] == verdict.route and event["reasons"] == ["test"]
+    if verdict.query_type == "question":
+        assert outcome.calls.embed >= 1 and outcome.calls.vector == 1
+    else:
+        assert outcome.calls.embed == 0 and outcome.calls.vector == 0 and outcome.sources == []
+    if verdict.query_type == "abusive":
+        assert outcome.calls.as_dict() == ZERO and kit.store.chats == {}
 
 
 # ------------------------------------------------------------------ 2. cheap greeting
@@ -259,4 +366,5 @@ async def test_without_a_model_the_answer_is_extractive() -> None:
 
 async def test_the_user_id_is_required() -> None:
     with pytest.raises(ValueError):
-        await ChatPipeline(Kit().deps()).answer(DEPOSIT_Q, user_id="", user_name=NAME)
+        pipeline = ChatPipeline(Kit().deps())
+        await pipeline.answer(DEPOSIT_Q, pipeline.classify(DEPOSIT_Q), user_id="", user_name=NAME)

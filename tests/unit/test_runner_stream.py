@@ -42,8 +42,9 @@ class BreaksMidway(FakeChatModel):
 
 async def streamed(kit: Kit, query: str) -> tuple[list[StreamUpdate], ChatOutcome]:
     updates: list[StreamUpdate] = []
-    outcome = await ChatPipeline(kit.deps()).answer(
-        query, user_id=USER, user_name=NAME, listener=updates.append
+    pipeline = ChatPipeline(kit.deps())
+    outcome = await pipeline.answer(
+        query, pipeline.classify(query), user_id=USER, user_name=NAME, listener=updates.append
     )
     return updates, outcome
 
@@ -69,7 +70,10 @@ async def test_the_answer_streams_restored_and_the_outcome_is_unchanged() -> Non
     assert kit.chat_model is not None and [c.method for c in kit.chat_model.calls] == ["stream"]
     assert len(kit.tracer.events) == 1 and len(kit.store.chats) == 2  # one turn, one event
 
-    plain = await ChatPipeline(kit.deps()).answer(DEPOSIT_Q, user_id=USER, user_name=NAME)
+    pipeline = ChatPipeline(kit.deps())
+    plain = await pipeline.answer(
+        DEPOSIT_Q, pipeline.classify(DEPOSIT_Q), user_id=USER, user_name=NAME
+    )
     assert kit.chat_model.calls[-1].method == "complete"  # without a listener: one `complete`
     assert comparable(plain) == {**comparable(outcome), "tokens": {"prompt": 10, "completion": 5}}
 
