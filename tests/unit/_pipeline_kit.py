@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import time
+import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,8 +14,9 @@ from langgraph.runtime import Runtime
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
+from pipelines.nodes.retrieve import retrieve
 from pipelines.ports import IndexPoint, Message
-from pipelines.state import PipelineState
+from pipelines.state import ChatTurn, Classification, PipelineState, QueryType
 from prompts import PromptBook
 from tests.fakes.chat_model import FakeChatModel
 from tests.fakes.detector import FakePiiDetector
@@ -121,16 +125,30 @@ def kit_config(**changes: Any) -> PipelineConfig:
     return replace(base, **changes)
 
 
+def chat_turn(
+    query: str, *, history: Sequence[Message] = (), name: str = NAME, user_id: str = USER
+) -> ChatTurn:
+    """The request as the edge hands it over: a fresh trace id, started now."""
+    return ChatTurn(query, user_id, name, uuid.uuid4().hex, time.perf_counter(), tuple(history))
+
+
+def verdict(query_type: QueryType, *reasons: str) -> Classification:
+    return Classification(query_type, reasons or (query_type,))
+
+
 def question_state(
-    query: str, *, history: list[Message] | None = None, name: str = NAME
+    query: str, *, history: Sequence[Message] = (), name: str = NAME
 ) -> PipelineState:
-    return {
-        "query": query,
-        "user_id": USER,
-        "user_name": name,
-        "chat_history": history or [],
-        "query_type": "question",
-    }
+    """A classified question, as `retrieve` receives it."""
+    return {"turn": chat_turn(query, history=history, name=name), "verdict": verdict("question")}
+
+
+async def retrieved_state(
+    kit: Kit, query: str, *, history: Sequence[Message] = (), name: str = NAME
+) -> PipelineState:
+    """A question after the real `retrieve` node (ports spied), as `generate` receives it."""
+    state = question_state(query, history=history, name=name)
+    return {**state, **await retrieve(state, runtime(kit.deps(spy=True)))}  # type: ignore[typeddict-item]
 
 
 @dataclass

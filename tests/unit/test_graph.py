@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
 from pipelines.graph import NextAfterClassify, build_graph, route_after_classify
-from pipelines.state import PipelineState
+from pipelines.nodes.classify import classify
+from pipelines.state import Classification, PipelineState, QueryType
+from tests.unit._pipeline_kit import Kit, chat_turn, kit_config, runtime, verdict
+from tests.unit._safety_rules import shipped_rules
 
 NODES = {"classify", "reject", "greet", "retrieve", "generate", "post_process"}
 EDGES = {
@@ -40,10 +43,45 @@ def test_the_routing_function_declares_its_targets_as_literal_node_names() -> No
     ("query_type", "target"),
     [("abusive", "reject"), ("greeting", "greet"), ("question", "retrieve")],
 )
-def test_route_after_classify(query_type: str, target: str) -> None:
-    state: PipelineState = {"query_type": query_type}  # type: ignore[typeddict-item]
+def test_route_after_classify(query_type: QueryType, target: str) -> None:
+    state: PipelineState = {"turn": chat_turn("anything"), "verdict": verdict(query_type)}
     assert route_after_classify(state) == target
 
 
-def test_an_unclassified_state_goes_to_the_question_path() -> None:
-    assert route_after_classify({}) == "retrieve"
+@pytest.mark.parametrize(
+    ("query", "target"),
+    [("you stupid idiot", "reject"), ("good morning", "greet"), ("How do I get bail?", "retrieve")],
+)
+async def test_an_unclassified_state_is_classified_before_it_is_routed(
+    query: str, target: str
+) -> None:
+    state: PipelineState = {"turn": chat_turn(query)}
+    update = await classify(state, runtime(Kit().deps()))
+    assert isinstance(update["verdict"], Classification)
+    assert route_after_classify({**state, **update}) == target  # type: ignore[typeddict-item]
+
+
+class CountingRules:
+    """The shipped safety rules, counting every look at them: classifying needs at least one."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner, self.looks = inner, 0
+
+    def __getattr__(self, name: str) -> Any:
+        self.looks += 1
+        return getattr(self.inner, name)
+
+
+async def test_an_existing_verdict_is_kept_untouched_and_never_reclassified() -> None:
+    rules = CountingRules(shipped_rules())
+    deps = Kit(config=kit_config(safety=rules)).deps()
+    given = verdict("greeting", "greeting.hello")
+    # the text alone would be refused: only the verdict already made decides the route
+    state: PipelineState = {"turn": chat_turn("you stupid idiot"), "verdict": given}
+    update = await classify(state, runtime(deps))
+    assert update == {} and rules.looks == 0
+    assert state["verdict"] is given
+    assert route_after_classify({**state, **update}) == "greet"  # type: ignore[typeddict-item]
+    # the probe works: the same node, without a verdict, does consult the rules
+    fresh = await classify({"turn": chat_turn("you stupid idiot")}, runtime(deps))
+    assert fresh["verdict"].query_type == "abusive" and rules.looks > 0

@@ -6,7 +6,8 @@ import pytest
 
 from pipelines.metering import metering
 from pipelines.nodes.classify import classify
-from tests.unit._pipeline_kit import USER, Kit, runtime
+from pipelines.state import Classification
+from tests.unit._pipeline_kit import Kit, chat_turn, runtime
 
 
 @pytest.mark.parametrize(
@@ -25,9 +26,10 @@ async def test_classify_sets_the_route_and_reasons_without_any_port(
 ) -> None:
     kit = Kit()
     with metering() as calls:
-        update = await classify({"query": query, "user_id": USER}, runtime(kit.deps(spy=True)))
-    assert update["query_type"] == query_type
-    assert update["reasons"] and all(isinstance(r, str) for r in update["reasons"])
+        update = await classify({"turn": chat_turn(query)}, runtime(kit.deps(spy=True)))
+    assert set(update) == {"verdict"}
+    found = update["verdict"]
+    assert isinstance(found, Classification) and found.query_type == query_type
+    assert found.reasons and all(isinstance(r, str) for r in found.reasons)
     assert calls.as_dict() == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
     assert kit.detector.calls == 0 and kit.tracer.events == []
-    assert set(update) == {"query_type", "reasons"}

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pipelines.answers import ABSTAIN, MODEL_UNAVAILABLE, SEARCH_UNAVAILABLE
 from pipelines.extractive import CANDIDATES, EXTRACTIVE_LABEL
 from pipelines.metering import metering
 from pipelines.nodes.generate import generate
-from pipelines.nodes.retrieve import retrieve
 from pipelines.ports import Message
-from pipelines.state import PipelineState
+from pipelines.state import Answer, PipelineState, Retrieval
 from tests.fakes.chat_model import FakeChatModel
 from tests.fakes.embedder import FakeEmbedder
 from tests.unit._pipeline_kit import (
     USER,
     Kit,
     question_state,
+    retrieved_state,
     runtime,
     seed_temporary,
     seeded_kit,
@@ -28,33 +29,29 @@ OFF_TOPIC = "what is the airspeed of a swallow"
 EMAIL = "asha.rao@example.org"
 
 
-async def retrieved(kit: Kit, query: str, history: list[Message] | None = None) -> PipelineState:
-    state = question_state(query, history=history)
-    update = await retrieve(state, runtime(kit.deps(spy=True)))
-    return {**state, **update}  # type: ignore[typeddict-item]
-
-
-async def run(kit: Kit, state: PipelineState) -> tuple[dict[str, Any], dict[str, int]]:
+async def run(kit: Kit, state: PipelineState) -> tuple[Answer, dict[str, int]]:
+    """generate's one record, and the calls it made (retrieve's are not counted)."""
     with metering() as calls:
         update = await generate(state, runtime(kit.deps(spy=True)))
-    return update, calls.as_dict()
+    assert set(update) == {"answer"}  # no other record is touched, e.g. the sources found
+    return update["answer"], calls.as_dict()
 
 
 async def test_below_the_threshold_it_abstains_without_a_model_call() -> None:
     kit = await seeded_kit()
-    state = await retrieved(kit, OFF_TOPIC)
-    assert 0 < state["confidence"] < kit.config.confidence_threshold
-    update, calls = await run(kit, state)
-    assert update["response"] == ABSTAIN and update["mode"] == "abstained"
+    state = await retrieved_state(kit, OFF_TOPIC)
+    assert 0 < state["retrieval"].confidence < kit.config.confidence_threshold
+    answer, calls = await run(kit, state)
+    assert answer.response == ABSTAIN and answer.mode == "abstained" and answer.error is None
     assert calls["llm"] == 0 and kit.chat_model is not None and kit.chat_model.calls == []
-    assert "sources" not in update  # the sources found are returned whatever the confidence
+    # `run` checked that only the answer is written: the sources found stay, whatever the score
 
 
 async def test_one_model_call_with_masked_context_history_and_question() -> None:
     kit = await seeded_kit(chat_model=FakeChatModel(replies=["Within a month [1], <PERSON_1>."]))
     history = [Message("user", f"I wrote to {EMAIL}"), Message("assistant", "Noted.")]
-    state = await retrieved(kit, f"{DEPOSIT_Q} Mail {EMAIL}", history)
-    update, calls = await run(kit, state)
+    state = await retrieved_state(kit, f"{DEPOSIT_Q} Mail {EMAIL}", history=history)
+    answer, calls = await run(kit, state)
     assert calls == {"llm": 1, "embed": 0, "vector": 0, "store": 0}
     assert kit.chat_model is not None
     [call] = kit.chat_model.calls
@@ -68,20 +65,20 @@ async def test_one_model_call_with_masked_context_history_and_question() -> None
     assert user.role == "user" and "[1] A landlord must return the security deposit" in user.content
     assert f"{DEPOSIT_Q} Mail <EMAIL_ADDRESS_1>" in user.content
     assert EMAIL not in texts_seen(kit) and "Asha Rao" not in texts_seen(kit)
-    assert update["response"] == "Within a month [1], Asha Rao."
-    assert update["mode"] == "generated"
-    assert update["tokens"] == {"prompt": 10, "completion": 5} and update["latency_ms"] > 0
+    assert answer.response == "Within a month [1], Asha Rao."
+    assert answer.mode == "generated" and answer.error is None
+    assert answer.tokens == {"prompt": 10, "completion": 5} and answer.model_latency_ms > 0
 
 
 async def test_personal_data_in_the_users_own_upload_is_masked_in_the_context() -> None:
     kit = await seeded_kit()
     upload = f"My lease: the landlord keeps the security deposit. Contact {EMAIL} or Asha Rao."
     await seed_temporary(kit.index, kit.embedder, user_id=USER, doc_id="lease", text=upload)
-    state = await retrieved(kit, "What does my lease say about the security deposit?")
-    assert "p-lease" in [s.parent_id for s in state["sources"]]
+    state = await retrieved_state(kit, "What does my lease say about the security deposit?")
+    assert "p-lease" in [s.parent_id for s in state["retrieval"].sources]
     kit.with_config(confidence_threshold=0.0)  # this test is about what the model gets
-    update, _ = await run(kit, state)
-    assert update["mode"] == "generated"
+    answer, _ = await run(kit, state)
+    assert answer.mode == "generated"
     assert kit.chat_model is not None
     sent = kit.chat_model.last_messages[-1].content
     assert "Contact <EMAIL_ADDRESS_1> or <PERSON_1>." in sent
@@ -90,11 +87,11 @@ async def test_personal_data_in_the_users_own_upload_is_masked_in_the_context() 
 
 async def test_without_a_model_the_answer_is_extractive_and_cited() -> None:
     kit = await seeded_kit(chat_model=None)
-    state = await retrieved(kit, DEPOSIT_Q)
-    update, calls = await run(kit, state)
+    state = await retrieved_state(kit, DEPOSIT_Q)
+    answer, calls = await run(kit, state)
     assert calls == {"llm": 0, "embed": 1, "vector": 0, "store": 0}  # one batch of sentences
-    assert update["mode"] == "extractive"
-    label, *lines = update["response"].splitlines()
+    assert answer.mode == "extractive" and answer.error is None
+    label, *lines = answer.response.splitlines()
     assert label == EXTRACTIVE_LABEL
     assert 1 <= len(lines) <= kit.config.extractive_sentences
     assert lines[0] == (
@@ -105,13 +102,13 @@ async def test_without_a_model_the_answer_is_extractive_and_cited() -> None:
 
 async def test_a_failing_model_degrades_to_the_sources_and_says_so() -> None:
     kit = await seeded_kit(chat_model=FakeChatModel(fail=True, fail_reason="breaker_open"))
-    state = await retrieved(kit, DEPOSIT_Q)
-    update, calls = await run(kit, state)
-    assert update["mode"] == "degraded" and update["error"] == "breaker_open"
-    assert update["response"].startswith(MODEL_UNAVAILABLE)
-    first = state["sources"][0]
-    assert f"[1] deposit.md, page 1: {first.preview}" in update["response"]
-    assert calls["llm"] == 1 and update["tokens"] == {"prompt": 0, "completion": 0}
+    state = await retrieved_state(kit, DEPOSIT_Q)
+    answer, calls = await run(kit, state)
+    assert answer.mode == "degraded" and answer.error == "breaker_open"
+    assert answer.response.startswith(MODEL_UNAVAILABLE)
+    first = state["retrieval"].sources[0]
+    assert f"[1] deposit.md, page 1: {first.preview}" in answer.response
+    assert calls["llm"] == 1 and answer.tokens == {"prompt": 0, "completion": 0}
 
 
 class ExplodingModel(FakeChatModel):
@@ -121,36 +118,33 @@ class ExplodingModel(FakeChatModel):
 
 async def test_an_unexpected_model_error_also_degrades() -> None:
     kit = await seeded_kit(chat_model=ExplodingModel())
-    update, _ = await run(kit, await retrieved(kit, DEPOSIT_Q))
-    assert update["mode"] == "degraded" and update["error"] == "model_error"
+    answer, _ = await run(kit, await retrieved_state(kit, DEPOSIT_Q))
+    assert answer.mode == "degraded" and answer.error == "model_error"
 
 
 async def test_an_empty_reply_degrades() -> None:
     kit = await seeded_kit(chat_model=FakeChatModel(replies=["   "]))
-    update, _ = await run(kit, await retrieved(kit, DEPOSIT_Q))
-    assert update["mode"] == "degraded" and update["error"] == "empty_reply"
+    answer, _ = await run(kit, await retrieved_state(kit, DEPOSIT_Q))
+    assert answer.mode == "degraded" and answer.error == "empty_reply"
 
 
 async def test_when_the_search_failed_no_model_is_called() -> None:
     kit = await seeded_kit()
-    state = question_state(DEPOSIT_Q)
     failed: PipelineState = {
-        **state,
-        "error": "retrieval_unavailable",
-        "confidence": 0.0,
-        "sources": [],
+        **question_state(DEPOSIT_Q),
+        "retrieval": Retrieval(DEPOSIT_Q, search_text=DEPOSIT_Q, error="retrieval_unavailable"),
     }
-    update, calls = await run(kit, failed)
-    assert update["response"] == SEARCH_UNAVAILABLE and update["mode"] == "degraded"
+    answer, calls = await run(kit, failed)
+    assert answer.response == SEARCH_UNAVAILABLE and answer.mode == "degraded"
     assert calls["llm"] == 0
 
 
 async def test_the_gate_is_the_configured_threshold() -> None:
     kit = await seeded_kit()
-    state = await retrieved(kit, OFF_TOPIC)
-    kit.with_config(confidence_threshold=state["confidence"])  # at the threshold: passes
-    update, calls = await run(kit, state)
-    assert update["mode"] == "generated" and calls["llm"] == 1
+    state = await retrieved_state(kit, OFF_TOPIC)
+    kit.with_config(confidence_threshold=state["retrieval"].confidence)  # at it: passes
+    answer, calls = await run(kit, state)
+    assert answer.mode == "generated" and calls["llm"] == 1
 
 
 async def test_the_extractive_answer_embeds_only_a_shortlist_chosen_by_the_question() -> None:
@@ -160,11 +154,28 @@ async def test_the_extractive_answer_embeds_only_a_shortlist_chosen_by_the_quest
     keys = "The landlord keeps the security deposit until the keys are returned."
     text = " ".join([*clauses, keys])
     await seed_temporary(kit.index, embedder, user_id=USER, doc_id="lease", text=text)
-    state = await retrieved(kit, "When does my landlord return the security deposit?")
-    assert "p-lease" in [s.parent_id for s in state["sources"]]
+    state = await retrieved_state(kit, "When does my landlord return the security deposit?")
+    assert "p-lease" in [s.parent_id for s in state["retrieval"].sources]
     embedder.batches.clear()
-    update, calls = await run(kit, state)
-    assert calls["embed"] == 1 and update["mode"] == "extractive"
+    answer, calls = await run(kit, state)
+    assert calls["embed"] == 1 and answer.mode == "extractive"
     [batch] = embedder.batches
     assert len(batch) == CANDIDATES and keys in batch  # the last of 20+ sentences, found by words
-    assert f"- {keys} [" in update["response"]
+    assert f"- {keys} [" in answer.response
+
+
+async def test_the_extractive_shortlist_takes_the_searched_text_from_the_record() -> None:
+    embedder = FakeEmbedder()
+    kit = await seeded_kit(chat_model=None, embedder=embedder)
+    clauses = [f"Clause {n} of my lease covers repairs to the kitchen." for n in range(20)]
+    keys = "The landlord keeps the security deposit until the keys are returned."
+    text = " ".join([*clauses, keys])
+    await seed_temporary(kit.index, embedder, user_id=USER, doc_id="lease", text=text)
+    state = await retrieved_state(kit, "When does my landlord return the security deposit?")
+    # the record says another text was searched: generate must take it, not the question
+    found = replace(state["retrieval"], search_text="kitchen repairs", expansion="")
+    embedder.batches.clear()
+    answer, _ = await run(kit, {**state, "retrieval": found})
+    assert answer.mode == "extractive"
+    [batch] = embedder.batches
+    assert len(batch) == CANDIDATES and keys not in batch

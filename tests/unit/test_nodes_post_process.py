@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import ExecutionInfo, Runtime
@@ -10,37 +12,34 @@ from langgraph.runtime import ExecutionInfo, Runtime
 from pipelines.metering import metering
 from pipelines.nodes.post_process import HISTORY_UNAVAILABLE, post_process
 from pipelines.ports import Source
-from pipelines.state import PipelineState
-from tests.unit._pipeline_kit import NAME, NOW, USER, Kit, runtime
+from pipelines.state import Answer, ChatTurn, PipelineState, Retrieval
+from pipelines.tracing import outcome_error
+from tests.unit._pipeline_kit import NAME, NOW, USER, Kit, runtime, verdict
 
 QUERY = "Can I get my deposit back? I am Asha Rao, asha@example.org"
 ANSWER = "Yes, Asha Rao: within a month [1]."
 SAFE = "Can I get my deposit back? I am <PERSON_1>, <EMAIL_ADDRESS_1>"
+TRACE_ID = uuid.uuid4().hex
+AGO_S = 2.0  # the request began this long before post_process runs
 
 
 def answered() -> PipelineState:
     return {
-        "query": QUERY,
-        "user_id": USER,
-        "user_name": NAME,
-        "query_type": "question",
-        "safe_query": SAFE,
-        "pii_found": True,
-        "pii_entities": ["PERSON", "EMAIL_ADDRESS"],
-        "context": ["A landlord must return the security deposit within one month."],
-        "sources": [Source("deposit.md", 1, "p-deposit", "A landlord must return", 0.53)],
-        "confidence": 53.6,
-        "response": ANSWER,
-        "mode": "generated",
-        "latency_ms": 12.5,
-        "tokens": {"prompt": 120, "completion": 30},
+        "turn": ChatTurn(QUERY, USER, NAME, TRACE_ID, time.perf_counter() - AGO_S),
+        "verdict": verdict("question"),
+        "retrieval": Retrieval(
+            SAFE,
+            pii_entities=("PERSON", "EMAIL_ADDRESS"),
+            context=("A landlord must return the security deposit within one month.",),
+            sources=(Source("deposit.md", 1, "p-deposit", "A landlord must return", 0.53),),
+            confidence=53.6,
+        ),
+        "answer": Answer(ANSWER, "generated", 12.5, {"prompt": 120, "completion": 30}),
     }
 
 
-def with_trace_id(deps: Any, trace_id: str) -> Runtime[Any]:
-    info = ExecutionInfo(
-        checkpoint_id="c", checkpoint_ns="", task_id="t", run_id=str(uuid.UUID(trace_id))
-    )
+def with_run_id(deps: Any, run_id: str) -> Runtime[Any]:
+    info = ExecutionInfo(checkpoint_id="c", checkpoint_ns="", task_id="t", run_id=run_id)
     return Runtime(context=deps, execution_info=info)
 
 
@@ -59,10 +58,10 @@ async def test_saves_the_raw_message_and_the_answer_as_one_turn() -> None:
 
 async def test_emits_one_event_with_figures_and_no_text() -> None:
     kit = Kit()
-    trace_id = uuid.uuid4().hex
-    await post_process(answered(), with_trace_id(kit.deps(), trace_id))
+    # the trace id is the turn's: LangGraph's run id is not read any more
+    await post_process(answered(), with_run_id(kit.deps(), str(uuid.uuid4())))
     [event] = kit.tracer.events
-    assert event["trace_id"] == trace_id
+    assert event["trace_id"] == TRACE_ID
     assert {k: event[k] for k in ("route", "mode", "confidence", "pii_found", "sources")} == {
         "route": "question",
         "mode": "generated",
@@ -71,7 +70,10 @@ async def test_emits_one_event_with_figures_and_no_text() -> None:
         "sources": 1,
     }
     assert event["pii_entities"] == ["PERSON", "EMAIL_ADDRESS"]
-    assert event["tokens"] == {"prompt": 120, "completion": 30} and event["latency_ms"] == 12.5
+    assert event["tokens"] == {"prompt": 120, "completion": 30}
+    assert event["model_latency_ms"] == 12.5 and event["error"] is None
+    # the whole request so far, from the turn's start (not the model's share)
+    assert AGO_S * 1000 <= event["latency_ms"] < AGO_S * 1000 + 60_000
     assert set(event["prompt_versions"]) == {"answer_system", "answer_user", "greeting_system"}
     flat = repr(event)
     for text in ("deposit", "Asha", "asha@", "<PERSON_1>", "landlord", USER):
@@ -82,15 +84,29 @@ async def test_a_failing_store_is_reported_and_the_event_still_goes_out() -> Non
     kit = Kit()
     kit.store.fail_writes = True
     update = await post_process(answered(), runtime(kit.deps()))
-    assert update == {"error": HISTORY_UNAVAILABLE}
+    assert update == {"history_error": HISTORY_UNAVAILABLE}
     assert kit.tracer.events[0]["error"] == HISTORY_UNAVAILABLE
 
 
 async def test_an_earlier_error_is_kept() -> None:
     kit = Kit()
     kit.store.fail_writes = True
-    state: PipelineState = {**answered(), "error": "timeout", "mode": "degraded"}
-    assert await post_process(state, runtime(kit.deps())) == {}
+    state = answered()
+    state["answer"] = replace(state["answer"], mode="degraded", error="timeout")
+    update = await post_process(state, runtime(kit.deps()))
+    assert update == {"history_error": HISTORY_UNAVAILABLE}  # noted, but not the outcome
+    assert outcome_error({**state, **update}) == "timeout"  # type: ignore[typeddict-item]
+    assert kit.tracer.events[0]["error"] == "timeout"
+
+
+async def test_an_earlier_retrieval_error_is_kept_too() -> None:
+    kit = Kit()
+    kit.store.fail_writes = True
+    state = answered()
+    state["retrieval"] = replace(state["retrieval"], error="retrieval_unavailable")
+    update = await post_process(state, runtime(kit.deps()))
+    assert update == {"history_error": HISTORY_UNAVAILABLE}
+    assert kit.tracer.events[0]["error"] == "retrieval_unavailable"
 
 
 class BrokenTracer:

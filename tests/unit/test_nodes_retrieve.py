@@ -8,6 +8,7 @@ from pipelines.metering import metering
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE, retrieve
 from pipelines.ports import Message, PiiSpan
 from pipelines.safety.placeholders import PlaceholderVault
+from pipelines.state import Retrieval
 from tests.unit._pipeline_kit import (
     CORE_DOCS,
     NOW,
@@ -29,15 +30,20 @@ async def test_the_question_is_masked_before_it_is_embedded() -> None:
     kit = await seeded_kit()
     query = f"How do I file an FIR? Write to {EMAIL}, I am Asha Rao"
     update = await retrieve(question_state(query), runtime(kit.deps(spy=True)))
-    assert update["safe_query"] == (
-        "How do I file an FIR? Write to <EMAIL_ADDRESS_1>, I am <PERSON_1>"
-    )
-    assert update["pii_found"] is True
-    assert update["pii_entities"] == ["EMAIL_ADDRESS", "PERSON"]
-    assert isinstance(update["placeholders"], PlaceholderVault)
+    assert set(update) == {"retrieval"}
+    found = update["retrieval"]
+    assert isinstance(found, Retrieval)
+    assert found.safe_query == "How do I file an FIR? Write to <EMAIL_ADDRESS_1>, I am <PERSON_1>"
+    assert found.pii_found is True
+    assert found.pii_entities == ("EMAIL_ADDRESS", "PERSON")
+    assert isinstance(found.vault, PlaceholderVault)
     seen = texts_seen(kit)
     assert EMAIL not in seen and "Asha Rao" not in seen
     assert "(First Information Report)" in kit.spies["embed"].seen[0]  # expansion appended
+    # what was embedded is recorded, so `generate` never recomputes it
+    assert found.search_text == "How do I file an FIR? Write to , I am"
+    assert found.expansion == " (First Information Report)"
+    assert repr(found.search_text + found.expansion) in kit.spies["embed"].seen[0]
 
 
 async def test_one_embedding_and_one_search() -> None:
@@ -45,21 +51,22 @@ async def test_one_embedding_and_one_search() -> None:
     with metering() as calls:
         update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
     assert calls.as_dict() == {"llm": 0, "embed": 1, "vector": 1, "store": 0}
-    assert update["query_vector"] == kit.embedder.embed_sync(DEPOSIT_Q)
+    assert update["retrieval"].query_vector == tuple(kit.embedder.embed_sync(DEPOSIT_Q))
 
 
 async def test_top_three_distinct_parents_with_their_parent_texts() -> None:
     kit = await seeded_kit()
-    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
-    sources = update["sources"]
+    found = (await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps())))["retrieval"]
+    sources = found.sources
     assert 1 <= len(sources) <= 3
     assert len({s.parent_id for s in sources}) == len(sources)
     assert sources[0].parent_id == "p-deposit" and sources[0].source == "deposit.md"
     assert [s.score for s in sources] == sorted((s.score for s in sources), reverse=True)
-    assert update["context"][0].startswith("A landlord must return the security deposit")
-    assert len(update["context"]) == len(sources)
-    assert update["confidence"] == round(sources[0].score * 100, 1)
-    assert update["pii_found"] is False and update["pii_entities"] == []
+    assert found.context[0].startswith("A landlord must return the security deposit")
+    assert len(found.context) == len(sources)
+    assert found.confidence == round(sources[0].score * 100, 1)
+    assert found.pii_found is False and found.pii_entities == ()
+    assert found.error is None
 
 
 async def test_the_users_own_upload_ranks_in_and_anothers_never_does() -> None:
@@ -69,10 +76,10 @@ async def test_the_users_own_upload_ranks_in_and_anothers_never_does() -> None:
     await seed_temporary(kit.index, kit.embedder, user_id=USER, doc_id="lease", text=mine)
     await seed_temporary(kit.index, kit.embedder, user_id=OTHER_USER, doc_id="zebra", text=theirs)
     query = "What does my lease say about the security deposit?"
-    update = await retrieve(question_state(query), runtime(kit.deps()))
-    parents = [s.parent_id for s in update["sources"]]
+    found = (await retrieve(question_state(query), runtime(kit.deps())))["retrieval"]
+    parents = [s.parent_id for s in found.sources]
     assert "p-lease" in parents and "p-zebra" not in parents
-    assert all("Zebra" not in text for text in update["context"])
+    assert all("Zebra" not in text for text in found.context)
 
 
 async def test_an_expired_upload_is_not_found() -> None:
@@ -86,8 +93,8 @@ async def test_an_expired_upload_is_not_found() -> None:
         text=text,
         expires_at=NOW - timedelta(minutes=1),
     )
-    update = await retrieve(question_state(text), runtime(kit.deps()))
-    assert "p-old" not in [s.parent_id for s in update["sources"]]
+    found = (await retrieve(question_state(text), runtime(kit.deps())))["retrieval"]
+    assert "p-old" not in [s.parent_id for s in found.sources]
 
 
 async def test_history_window_is_the_last_messages_masked_with_the_same_placeholders() -> None:
@@ -99,21 +106,22 @@ async def test_history_window_is_the_last_messages_masked_with_the_same_placehol
     update = await retrieve(
         question_state(f"Did you send it to {EMAIL}?", history=history), runtime(kit.deps())
     )
-    masked = update["masked_history"]
-    assert len(masked) == 6
+    found = update["retrieval"]
+    masked = found.masked_history
+    assert isinstance(masked, tuple) and len(masked) == 6
     assert [m.content for m in masked[:4]] == ["old 4", "old 5", "old 6", "old 7"]
     assert masked[4].content == "my mail is <EMAIL_ADDRESS_1>"
     assert masked[5] == Message("assistant", "Noted, <PERSON_1>.")
-    assert update["safe_query"] == "Did you send it to <EMAIL_ADDRESS_1>?"
+    assert found.safe_query == "Did you send it to <EMAIL_ADDRESS_1>?"
 
 
 async def test_the_users_name_is_masked_even_when_the_detector_misses_it() -> None:
     kit = await seeded_kit()
     state = question_state("I am meera  IYER and need bail", name="Meera Iyer")
-    update = await retrieve(state, runtime(kit.deps()))
-    assert update["safe_query"] == "I am <PERSON_1> and need bail"
+    found = (await retrieve(state, runtime(kit.deps())))["retrieval"]
+    assert found.safe_query == "I am <PERSON_1> and need bail"
     # the vault restores the value as first registered: the name from the token
-    assert update["placeholders"].restore(update["safe_query"]) == "I am Meera Iyer and need bail"
+    assert found.vault.restore(found.safe_query) == "I am Meera Iyer and need bail"
 
 
 async def test_allowlisted_corpus_terms_stay_unmasked() -> None:
@@ -122,14 +130,16 @@ async def test_allowlisted_corpus_terms_stay_unmasked() -> None:
     update = await retrieve(
         question_state("What did John Smith rule? I am Asha Rao"), runtime(kit.deps())
     )
-    assert update["safe_query"] == "What did John Smith rule? I am <PERSON_1>"
-    assert update["pii_entities"] == ["PERSON"]
+    found = update["retrieval"]
+    assert found.safe_query == "What did John Smith rule? I am <PERSON_1>"
+    assert found.pii_entities == ("PERSON",)
 
 
 async def test_an_empty_index_gives_zero_confidence_and_no_sources() -> None:
     kit = Kit()
-    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
-    assert update["sources"] == [] and update["context"] == [] and update["confidence"] == 0.0
+    found = (await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps())))["retrieval"]
+    assert found.sources == () and found.context == () and found.confidence == 0.0
+    assert found.error is None  # nothing found is not a failure
 
 
 class BrokenDetector:
@@ -141,7 +151,9 @@ async def test_a_failing_detector_fails_closed_before_anything_leaves() -> None:
     kit = await seeded_kit(detector=BrokenDetector())
     with metering() as calls:
         update = await retrieve(question_state(f"mail {EMAIL}"), runtime(kit.deps(spy=True)))
-    assert update["error"] == PII_UNAVAILABLE and update["sources"] == []
+    found = update["retrieval"]
+    assert found.error == PII_UNAVAILABLE and found.sources == ()
+    assert found.safe_query == "" and found.query_vector == () and found.masked_history == ()
     assert calls.embed == 0 and calls.vector == 0 and texts_seen(kit) == ""
 
 
@@ -153,22 +165,22 @@ class DownIndex:
 async def test_a_failing_index_degrades_instead_of_raising() -> None:
     kit = await seeded_kit()
     kit.index = DownIndex()  # type: ignore[assignment]
-    update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
-    assert update["error"] == RETRIEVAL_UNAVAILABLE
-    assert update["sources"] == [] and update["confidence"] == 0.0
-    assert update["safe_query"] == DEPOSIT_Q
+    found = (await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps())))["retrieval"]
+    assert found.error == RETRIEVAL_UNAVAILABLE
+    assert found.sources == () and found.confidence == 0.0
+    assert found.safe_query == DEPOSIT_Q
 
 
 async def test_each_parent_comes_with_the_texts_of_its_children_that_were_hit() -> None:
     kit = await seeded_kit()
-    update = await retrieve(question_state("How do I get bail?"), runtime(kit.deps()))
-    matched = update["matched_children"]
-    assert len(matched) == len(update["context"]) and update["sources"][0].parent_id == "p-bail"
+    found = (await retrieve(question_state("How do I get bail?"), runtime(kit.deps())))["retrieval"]
+    matched = found.matched_children
+    assert len(matched) == len(found.context) and found.sources[0].parent_id == "p-bail"
     bail = [text for _, parent, texts in CORE_DOCS if parent == "p-bail" for text in texts]
     assert sorted(matched[0]) == sorted(bail) and len(matched[0]) == 2
-    for context, texts in zip(update["context"], matched, strict=True):
+    for context, texts in zip(found.context, matched, strict=True):
         assert texts and all(text in context for text in texts)
-    hits = await kit.index.dual_search(update["query_vector"], user_id=USER, now=NOW)
+    hits = await kit.index.dual_search(found.query_vector, user_id=USER, now=NOW)
     scores = {hit.payload["text"]: hit.score for hit in hits.core}
     assert [scores[t] for t in matched[0]] == sorted((scores[t] for t in matched[0]), reverse=True)
 
@@ -177,4 +189,4 @@ async def test_nothing_found_means_no_matched_children() -> None:
     kit = await seeded_kit()
     kit.index = DownIndex()  # type: ignore[assignment]
     update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
-    assert update["matched_children"] == []
+    assert update["retrieval"].matched_children == ()
