@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pipelines.ports import ChatModel, ChatStore, Embedder, PiiDetector, Tracer, VectorIndex
+from pipelines.safety.classify import classify_message
 from pipelines.safety.rules import SafetyRules
+from pipelines.state import Classification
 from prompts import PromptBook
 
 
@@ -45,3 +47,8 @@ class PipelineDeps:
     prompts: PromptBook
     config: PipelineConfig = field(default_factory=PipelineConfig)
     clock: Callable[[], datetime] = utc_now
+    classifier: Callable[[str, SafetyRules], Classification] = classify_message
+
+    def classify(self, text: str) -> Classification:
+        """The route decision with the configured rules: pure, local, no port."""
+        return self.classifier(text, self.config.safety)

@@ -22,9 +22,8 @@ from pipelines.metering import metering
 from pipelines.nodes.reject import reject
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
-from pipelines.safety.classify import classify_message
 from pipelines.state import ChatTurn, Classification, PipelineState
-from pipelines.streaming import STREAM_ANSWER, Listener, Started, Token, token_text
+from pipelines.streaming import Listener, Started, Token, token_text
 from pipelines.tracing import new_trace_id
 
 __all__ = ["ChatOutcome", "ChatPipeline"]
@@ -38,7 +37,7 @@ class ChatPipeline:
 
     def classify(self, query: str) -> Classification:
         """The route decision, with the configured rules (pure, local, no port)."""
-        return classify_message(query, self.deps.config.safety)
+        return self.deps.classify(query)
 
     async def answer(
         self,
@@ -55,7 +54,9 @@ class ChatPipeline:
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
-        turn = ChatTurn(query, user_id, user_name, new_trace_id(), started)
+        turn = ChatTurn(
+            query, user_id, user_name, new_trace_id(), started, streamed=listener is not None
+        )
         with metering() as calls:
             if listener is not None:
                 listener(Started(verdict.route, turn.trace_id))
@@ -85,12 +86,9 @@ class ChatPipeline:
         if listener is None:
             result = await self.graph.ainvoke(state, context=self.deps)
             return result  # type: ignore[return-value]
-        config: Any = {"configurable": {STREAM_ANSWER: True}}
         final: Any = state
         modes: Any = ["custom", "values"]
-        async for mode, chunk in self.graph.astream(
-            state, context=self.deps, config=config, stream_mode=modes
-        ):
+        async for mode, chunk in self.graph.astream(state, context=self.deps, stream_mode=modes):
             if mode == "values":
                 final = chunk  # the last one is the finished state, as `ainvoke` returns
             elif (text := token_text(chunk)) is not None:

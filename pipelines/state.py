@@ -47,6 +47,7 @@ class ChatTurn:
     trace_id: str
     started_at: float  # time.perf_counter() when the request began
     history: tuple[Message, ...] = ()  # raw recent turns, oldest first (question route only)
+    streamed: bool = False  # the edge shows the generated answer as the model writes it
 
 
 @dataclass(frozen=True)

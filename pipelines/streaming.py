@@ -3,7 +3,7 @@
 The runner reports `Started` (route and trace id, right after classification) and then, on
 the generated path only, `Token`s: pieces of the answer with the user's values already
 restored. The generate node streams the model only when the run's config asks for it
-(`configurable[STREAM_ANSWER] = True`); it writes `{"token": text}` to LangGraph's custom
+(`ChatTurn.streamed`); it writes `{"token": text}` to LangGraph's custom
 stream (`runtime.stream_writer`), which the runner reads with `stream_mode="custom"`.
 """
 
@@ -18,7 +18,6 @@ from typing import Any
 from pipelines.ports import ChatModel, Completion, Message
 from pipelines.state import Route
 
-STREAM_ANSWER = "warden_stream_answer"  # a key of the run config's `configurable`
 MAX_PLACEHOLDER_CHARS = 64  # a longer `<...` is text, not a placeholder being written
 
 # Every beginning of `<\s*NAME_N\s*>` (the vault's placeholder form): `<`, `< PER`,
@@ -39,11 +38,6 @@ class Token:
 
 StreamUpdate = Started | Token
 Listener = Callable[[StreamUpdate], None]
-
-
-def streams_answer(config: Mapping[str, Any]) -> bool:
-    """True when the run's config asks the generate node to stream the model's answer."""
-    return bool((config.get("configurable") or {}).get(STREAM_ANSWER))
 
 
 def token_text(chunk: Any) -> str | None:

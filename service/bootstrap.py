@@ -17,6 +17,9 @@ from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
 from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
 from pipelines.runner import ChatPipeline
+from pipelines.safety.classify import classify_message
+from pipelines.safety.rules import SafetyRules
+from pipelines.state import Classification
 from prompts import PromptBook
 from service.adapters.embedding.caching_embedder import CachingEmbedder
 from service.adapters.store.history_outbox import OutboxChatStore
@@ -35,6 +38,7 @@ from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
 log = logging.getLogger("warden.bootstrap")
+Classifier = Callable[[str, SafetyRules], Classification]
 
 
 # ---------------------------------------------------------------- production adapters
@@ -112,15 +116,16 @@ def _tracer(settings: Settings, closers: list[tuple[str, Closer]]) -> Tracer:
     return CompositeTracer(JsonLogTracer(), langfuse)
 
 
-async def replay_outbox(outbox: OutboxChatStore) -> None:
-    """Re-sends history turns queued while the store was down (never raises)."""
+async def replay_outbox(outbox: OutboxChatStore) -> int:
+    """Re-sends history turns queued while the store was down; how many (never raises)."""
     try:
         stored = await outbox.replay()
     except Exception as exc:  # noqa: BLE001 - retried later
         log.warning("history outbox replay failed: %s", type(exc).__name__)
-        return
+        return 0
     if stored:
         log.info("history outbox: %d queued turns stored", stored)
+    return stored
 
 
 async def pipeline_config(settings: Settings) -> PipelineConfig:
@@ -220,6 +225,7 @@ async def build_container(
     tracer: Tracer | None = None,
     passwords: Passwords | None = None,
     config: PipelineConfig | None = None,
+    classifier: Classifier | None = None,
 ) -> Container:
     """Opens what is not given; if anything fails, what was opened is closed again.
 
@@ -253,6 +259,7 @@ async def build_container(
             tracer=tracer,
             prompts=PromptBook.load(),
             config=config or await pipeline_config(settings),
+            classifier=classifier or classify_message,
         )
         chat = ChatService(
             ChatPipeline(deps),

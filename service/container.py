@@ -41,7 +41,7 @@ class Container:
     chat: ChatService
     documents: DocumentService
     store: Store  # metered, through the history outbox: users, documents, history
-    replay_outbox: Closer  # re-sends history turns queued while the store was down
+    replay_outbox: Callable[[], Awaitable[int]]  # stores turns queued while the store was down
     tokens: TokenService
     passwords: Passwords
     limiter: SlidingWindowLimiter

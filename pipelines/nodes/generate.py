@@ -6,7 +6,6 @@ import logging
 import time
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.types import StreamWriter
 
@@ -18,17 +17,14 @@ from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE
 from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.confidence import passes_gate
 from pipelines.state import Answer, ChatTurn, PipelineState, Retrieval
-from pipelines.streaming import StreamRestorer, stream_completion, streams_answer
+from pipelines.streaming import StreamRestorer, stream_completion
 
 _log = logging.getLogger(__name__)
-NOT_STREAMED: RunnableConfig = {}  # direct calls (tests) and `ainvoke` runs: one `complete`
 
 
-async def generate(
-    state: PipelineState, runtime: Runtime[PipelineDeps], config: RunnableConfig = NOT_STREAMED
-) -> dict[str, Any]:
-    """`config` is the run's (LangGraph injects it): when it asks for a streamed answer, the
-    model is streamed and each restored piece is written to `runtime.stream_writer`."""
+async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
+    """When the turn is streamed, the model is streamed and each restored piece is written to
+    `runtime.stream_writer`; otherwise one `complete` call."""
     deps, found = runtime.context, state["retrieval"]
     if found.error in (PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE):
         return {"answer": Answer(SEARCH_UNAVAILABLE, "degraded")}
@@ -36,7 +32,7 @@ async def generate(
         return {"answer": Answer(ABSTAIN, "abstained")}
     if deps.chat_model is None:
         return {"answer": await _extractive(found, deps)}
-    writer = runtime.stream_writer if streams_answer(config) else None
+    writer = runtime.stream_writer if state["turn"].streamed else None
     return {"answer": await _generated(state["turn"], found, deps, deps.chat_model, writer)}
 
 

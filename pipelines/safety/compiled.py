@@ -11,13 +11,10 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pipelines.safety.matcher import NEVER, RuleMatcher, trie_regex
 from pipelines.safety.normalize import Prepared, prepare, words_of
-
-if TYPE_CHECKING:
-    from pipelines.safety.rules import RuleSet, SafetyRules
+from pipelines.safety.ruleset import RuleSet
 
 PLURAL_LISTS = frozenset({"insults", "slurs", "assistant_nouns", "person_nouns", "dehumanizing"})
 # words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
@@ -60,13 +57,17 @@ class CompiledRules:
         return prepare(text, self.vocab, self.by_length)
 
 
-def compile_rules(rules: SafetyRules) -> CompiledRules:
-    abuse, injection = rules.abuse, rules.injection
-    flat = [
-        (f"injection.indirect.{n}", _checked(p, n, words=False)) for n, p in rules.indirect.items()
-    ]
+def compile_rules(
+    abuse: Mapping[str, RuleSet],
+    injection: Mapping[str, RuleSet],
+    greeting: Mapping[str, RuleSet],
+    indirect: Mapping[str, str],
+    mention_cues: Iterable[str],
+) -> CompiledRules:
+    """The regexes and vocabularies of a SafetyRules' sections (`SafetyRules.compiled`)."""
+    flat = [(f"injection.indirect.{n}", _checked(p, n, words=False)) for n, p in indirect.items()]
     return CompiledRules(
-        vocab=frozenset(_vocabulary(abuse, rules.greeting)),
+        vocab=frozenset(_vocabulary(abuse, greeting)),
         by_length=_by_length(abuse),
         abuse=RuleMatcher(_named("abuse", abuse), words=True),
         abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
@@ -84,9 +85,9 @@ def compile_rules(rules: SafetyRules) -> CompiledRules:
         injection=RuleMatcher(_named("injection", injection), words=True),
         injection_signals=RuleMatcher(_named("signal", injection, part="signals"), words=True),
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
-        greeting_full=_greeting(rules.greeting, full=True),
-        greeting_any=_greeting(rules.greeting, full=False),
-        mention_cues=frozenset(w for cue in rules.mention_cues for w in words_of(cue).split()),
+        greeting_full=_greeting(greeting, full=True),
+        greeting_any=_greeting(greeting, full=False),
+        mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
     )
 
 

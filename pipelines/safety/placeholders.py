@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipelines.ports import PiiSpan
-from pipelines.safety.spans import clip, drop_allowlisted, normalise_value, resolve_overlaps
+from pipelines.ports import PiiSpan, resolve_overlaps
+from pipelines.safety.spans import clip, drop_allowlisted, normalise_value
 
 __all__ = ["PlaceholderVault", "drop_allowlisted", "resolve_overlaps", "without_placeholders"]
 

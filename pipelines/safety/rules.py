@@ -9,38 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pipelines.safety.compiled import CompiledRules, compile_rules
 from pipelines.safety.linear import LinearTextModel
+from pipelines.safety.ruleset import RuleSet
 
-if TYPE_CHECKING:
-    from pipelines.safety.compiled import CompiledRules
+__all__ = ["RuleSet", "SafetyRules"]
 
 
 _SECTIONS = {"version", "thresholds", "abuse", "injection", "greeting", "indirect", "mention_cues"}
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """One language's rules for one detector.
-
-    `lists` are named word lists (multi-word entries allowed); a pattern may refer to a list
-    as `{name}`, which expands to a whole-word alternation. `phrases` always match (whole
-    words, after normalisation). `patterns` are named regexes run on the normalised word
-    form (lowercase words separated by single spaces, accents and punctuation removed).
-    """
-
-    lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    phrases: tuple[str, ...] = ()
-    patterns: Mapping[str, str] = field(default_factory=dict)
-    # abuse only: patterns that count only in a short message that asks nothing
-    bare_patterns: Mapping[str, str] = field(default_factory=dict)
-    # injection only: jailbreak signals, weak alone; `injection_min_signals` distinct ones flag
-    signals: Mapping[str, str] = field(default_factory=dict)
-    # abuse only: a negated or self-directed insult, praise ("not an idiot", "like I'm an
-    # idiot", "you are a genius"): the rules decide these words, the learned scorers never
-    # see them (pipelines/safety/learned.py cuts them out of what they are shown)
-    spares: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,9 +51,9 @@ class SafetyRules:
     @cached_property
     def compiled(self) -> CompiledRules:
         """The regexes and vocabularies, built on first use and kept on this instance."""
-        from pipelines.safety.compiled import compile_rules
-
-        return compile_rules(self)
+        return compile_rules(
+            self.abuse, self.injection, self.greeting, self.indirect, self.mention_cues
+        )
 
     def with_toxicity_scorer(self, scorer: Callable[[str], float] | None) -> SafetyRules:
         """The same rules with a scorer plugged in; the compiled rules are shared, not rebuilt."""

@@ -1,4 +1,5 @@
-"""PII span helpers: keep spans inside the text, merge overlaps, drop allowlisted terms."""
+"""PII span helpers: keep spans inside the text, drop allowlisted terms (overlaps are merged by
+`pipelines.ports.resolve_overlaps`, which detectors use too)."""
 
 from __future__ import annotations
 
@@ -19,33 +20,6 @@ def clip(spans: Iterable[PiiSpan], length: int) -> list[PiiSpan]:
     """Spans cut to the text's bounds; empty ones are dropped."""
     clipped = (PiiSpan(max(0, s.start), min(length, s.end), s.entity_type, s.score) for s in spans)
     return [s for s in clipped if s.start < s.end]
-
-
-def resolve_overlaps(spans: Iterable[PiiSpan]) -> list[PiiSpan]:
-    """Spans that overlap (transitively) become one span covering them all, in text order.
-
-    It carries the type and score of the best member: highest score, then the longer, then the
-    earlier. Spans that only touch stay apart. No fragment of a value is left unmasked.
-    """
-    merged: list[PiiSpan] = []
-    group: list[PiiSpan] = []
-    group_end = -1
-    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
-        if group and span.start >= group_end:
-            merged.append(_cover(group))
-            group = []
-        group.append(span)
-        group_end = max(group_end, span.end) if len(group) > 1 else span.end
-    if group:
-        merged.append(_cover(group))
-    return merged
-
-
-def _cover(group: list[PiiSpan]) -> PiiSpan:
-    best = max(group, key=lambda s: (s.score, s.end - s.start, -s.start))
-    return PiiSpan(
-        min(s.start for s in group), max(s.end for s in group), best.entity_type, best.score
-    )
 
 
 def drop_allowlisted(

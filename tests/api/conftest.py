@@ -14,9 +14,13 @@ import pytest
 from argon2 import PasswordHasher
 
 from pipelines.deps import PipelineConfig
+from pipelines.safety.classify import classify_message
+from pipelines.safety.rules import SafetyRules
+from pipelines.state import Classification
 from service.app import create_app
-from service.auth.tokens import Passwords
-from service.bootstrap import Container, build_container
+from service.auth.passwords import Passwords
+from service.bootstrap import build_container
+from service.container import Container
 from service.pipeline_config import load_pipeline_config
 from service.settings import Settings
 from tests.fakes.chat_model import FakeChatModel
@@ -58,6 +62,7 @@ class Kit:
     embedder: FakeEmbedder
     detector: FakePiiDetector
     tracer: RecordingTracer
+    classified: list[str]  # every message text the service classified, in order
 
     async def register(
         self, email: str, password: str = PASSWORD, name: str = "Asha"
@@ -96,6 +101,12 @@ async def make_kit(tmp_path: Any) -> AsyncIterator[KitFactory]:
     async def factory(*, chat_model: FakeChatModel | None = None, **overrides: Any) -> Kit:
         store, index, embedder = FakeStore(), FakeVectorIndex(), FakeEmbedder()
         detector, tracer = FakePiiDetector(), RecordingTracer()
+        classified: list[str] = []
+
+        def counting_classifier(text: str, rules: SafetyRules) -> Classification:
+            classified.append(text)
+            return classify_message(text, rules)
+
         container = await build_container(
             make_settings(tmp_path, **overrides),
             embedder=embedder,
@@ -106,10 +117,11 @@ async def make_kit(tmp_path: Any) -> AsyncIterator[KitFactory]:
             tracer=tracer,
             passwords=CHEAP_PASSWORDS,
             config=shipped_config(),
+            classifier=counting_classifier,
         )
         transport = httpx.ASGITransport(app=create_app(container))
         client = httpx.AsyncClient(transport=transport, base_url="http://warden.test")
-        kit = Kit(container, client, store, index, embedder, detector, tracer)
+        kit = Kit(container, client, store, index, embedder, detector, tracer, classified)
         kits.append(kit)
         return kit
 

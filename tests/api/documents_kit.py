@@ -11,7 +11,9 @@ import httpx
 from docx import Document
 
 from pipelines.runner import ChatPipeline
-from service.bootstrap import Container
+from service.chat import ChatService
+from service.container import Container
+from service.documents.service import DocumentService
 from tests.unit.test_loaders import pdf_bytes
 
 __all__ = ["MovableClock", "chat_sources", "docx_bytes", "file_of", "pdf_bytes", "upload"]
@@ -72,6 +74,19 @@ class MovableClock:
     @classmethod
     def install(cls, container: Container) -> MovableClock:
         clock = cls(container.deps.clock)
-        container.deps = replace(container.deps, clock=clock)
-        container.pipeline = ChatPipeline(container.deps)
+        deps = container.deps = replace(container.deps, clock=clock)
+        container.chat = ChatService(
+            ChatPipeline(deps),
+            container.store,
+            container.chat.metrics,
+            max_message_chars=container.settings.max_message_chars,
+            clock=clock,
+        )
+        container.documents = DocumentService(
+            index=deps.index,
+            embedder=deps.embedder,
+            registry=container.store,
+            clock=clock,
+            limits=container.documents.limits,
+        )
         return clock

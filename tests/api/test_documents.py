@@ -250,7 +250,7 @@ async def test_every_route_needs_a_token(kit: Kit) -> None:
 async def _serve_with(kit: Kit, documents: DocumentService) -> None:
     """Points the kit's client at a fresh app over the same container using `documents`."""
     app = create_app(kit.container)
-    app.state.documents = documents
+    kit.container.documents = documents
     await kit.client.aclose()
     kit.client = httpx.AsyncClient(
         transport=httpx.ASGITransport(app=app), base_url="http://warden.test"
@@ -260,7 +260,7 @@ async def _serve_with(kit: Kit, documents: DocumentService) -> None:
 async def _limited(kit: Kit, **limits: int) -> None:
     base = DocumentLimits.from_settings(kit.container.settings)
     tight = DocumentLimits(base.max_upload_bytes, base.ttl, **limits)
-    await _serve_with(kit, DocumentService.from_container(kit.container, tight))
+    await _serve_with(kit, kit.container.documents.with_limits(tight))
 
 
 async def test_live_document_limit_per_user(kit: Kit) -> None:

@@ -10,7 +10,6 @@ from service.documents.sweeper import (
     Sweeper,
     SweepResult,
     start_sweeper,
-    sweep_container,
     sweep_expired,
 )
 from tests.api.conftest import Kit
@@ -53,7 +52,7 @@ async def test_expired_upload_is_invisible_then_swept(kit: Kit) -> None:
     assert listed == [fresh["id"]]
     assert await kit.index.count() == before  # invisible, not yet removed
 
-    result = await sweep_container(kit.container)
+    result = await kit.container.documents.sweep()
     assert result == SweepResult(vectors_removed=True, records_removed=1)
     assert await kit.index.count() == before - old["chunks"]
     assert old["id"] not in kit.store.documents and fresh["id"] in kit.store.documents
@@ -128,7 +127,7 @@ async def test_app_sweeper_runs_once_at_startup(kit: Kit) -> None:
     await upload(kit.client, a, "a-permit.txt", file_of("txt")[1])
     clock.offset = timedelta(days=2)
 
-    sweeper = start_sweeper(kit.container)  # what the lifespan does
+    sweeper = start_sweeper(kit.container.documents.sweep, 60.0)  # what the lifespan does
     for _ in range(200):
         if sweeper.sweeps:
             break

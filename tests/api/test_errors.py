@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from pipelines.state import Classification
 from tests.api.conftest import Kit, KitFactory
 
 PLANTED = "planted-4111-1111-1111-1111"
@@ -71,11 +72,16 @@ async def test_unknown_route_and_method_use_the_envelope(kit: Kit) -> None:
 
 
 async def test_unexpected_failure_is_a_500_that_leaks_nothing(kit: Kit) -> None:
+    real = kit.container.chat.pipeline
+
     class Exploding:
-        async def answer(self, query: str, **_: object) -> object:
+        def classify(self, query: str) -> Classification:
+            return real.classify(query)
+
+        async def answer(self, query: str, verdict: Classification, **_: object) -> object:
             raise RuntimeError(f"boom with {query}")
 
-    kit.container.pipeline = Exploding()  # type: ignore[assignment]
+    kit.container.chat.pipeline = Exploding()  # type: ignore[assignment]
     headers = await kit.headers_for("asha@example.org")
     response = await kit.client.post("/v1/chat", json={"message": PLANTED}, headers=headers)
 

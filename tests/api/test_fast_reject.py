@@ -1,9 +1,10 @@
 """The HTTP fast path for rejects (service/fast_reject.py) answers exactly as the route would,
 counts like it, and leaves every other request to the route.
 
-Which one answered is seen through a FastAPI dependency override on the route's one dependency
-(`chat_caller`): the fast path never calls it. A body sent as `application/vnd.warden+json` is
-JSON to FastAPI but not to the fast path, so it gives the route's own answer to compare with.
+Which one answered is seen through a FastAPI dependency override on the route's caller
+dependency (`rate_limited_user`): the fast path never calls it. A body sent as
+`application/vnd.warden+json` is JSON to FastAPI but not to the fast path, so it gives the
+route's own answer to compare with.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from fastapi import Depends, FastAPI, Request
 
 from pipelines.ports import UserRecord
 from service.app import create_app
-from service.auth.tokens import TokenService
-from service.http.deps import ChatCaller, bearer, chat_caller, chat_caller_of
+from service.auth.tokens import Principal, TokenService
+from service.http.deps import admit, authenticate, bearer, container_of, rate_limited_user
 from tests.api.conftest import SECRET, Kit, KitFactory
 from tests.api.test_chat import ABUSIVE
 
@@ -35,6 +36,7 @@ VOLATILE = {"trace_id", "latency_ms"}
 class Spied:
     app: FastAPI
     client: httpx.AsyncClient
+    kit: Kit
     route_calls: list[str] = field(default_factory=list)
 
     async def chat(
@@ -45,7 +47,8 @@ class Spied:
         return await self.client.post("/v1/chat", content=content, headers=sent)
 
     def sample(self, name: str, **labels: str) -> float:
-        return self.app.state.metrics.registry.get_sample_value(name, labels) or 0.0
+        registry = self.kit.container.chat.metrics.registry
+        return registry.get_sample_value(name, labels) or 0.0
 
 
 @pytest.fixture
@@ -55,15 +58,17 @@ async def spy_on() -> AsyncIterator[Callable[[Kit], Awaitable[Spied]]]:
     async def factory(kit: Kit) -> Spied:
         app = create_app(kit.container)
         transport = httpx.ASGITransport(app=app)
-        spied = Spied(app, httpx.AsyncClient(transport=transport, base_url="http://warden.test"))
+        client = httpx.AsyncClient(transport=transport, base_url="http://warden.test")
+        spied = Spied(app, client, kit)
 
-        async def recording_chat_caller(
+        async def recording_caller(
             request: Request, token: Annotated[str | None, Depends(bearer)]
-        ) -> ChatCaller:
+        ) -> Principal:
             spied.route_calls.append(request.url.path)
-            return chat_caller_of(request, token)
+            container = container_of(request)
+            return admit(container, authenticate(container, token))
 
-        app.dependency_overrides[chat_caller] = recording_chat_caller
+        app.dependency_overrides[rate_limited_user] = recording_caller
         clients.append(spied.client)
         return spied
 

@@ -12,10 +12,9 @@ import httpx
 from pipelines.ports import Completion, Message, ModelUnavailable
 from service.adapters.model.chat_stream import ChatStream
 from service.auth.tokens import Principal
-from service.http.stream import chat_events, finish_running_chats, start_chat
-from service.metrics import ChatMetrics
+from service.chat_events import Started
 from tests.api.conftest import Kit, KitFactory
-from tests.api.test_chat import ABUSIVE, SPEC_FIELDS, SpyPipeline
+from tests.api.test_chat import ABUSIVE, SPEC_FIELDS
 from tests.fakes.chat_model import FakeChatModel
 from tests.unit._pipeline_kit import seed_core
 
@@ -171,8 +170,6 @@ async def test_a_model_failing_midway_resets_the_shown_text(make_kit: KitFactory
 
 async def test_the_checks_of_post_chat_apply_before_any_event(make_kit: KitFactory) -> None:
     kit = await make_kit(max_message_chars=100, rate_limit_per_minute=3)
-    spy = SpyPipeline(kit.container.pipeline)
-    kit.container.pipeline = spy  # type: ignore[assignment]
     headers = await kit.headers_for("asha@example.org")
 
     no_token = await kit.client.post("/v1/chat/stream", json={"message": "hi"})
@@ -188,23 +185,23 @@ async def test_the_checks_of_post_chat_apply_before_any_event(make_kit: KitFacto
     assert (empty.status_code, empty.json()["error"]) == (422, "empty_message")
     assert (extra.status_code, extra.json()["error"]) == (422, "invalid_request")
     assert (limited.status_code, limited.json()["error"]) == (429, "rate_limited")
-    assert spy.queries == [] and kit.detector.calls == 0 and kit.tracer.events == []
+    assert kit.classified == [] and kit.detector.calls == 0 and kit.tracer.events == []
 
 
 async def test_a_client_that_goes_away_does_not_lose_the_turn(make_kit: KitFactory) -> None:
     model = WaitsToAnswer(replies=[REPLY])
     kit = await seeded(make_kit, chat_model=model)
-    metrics = ChatMetrics()
+    chat = kit.container.chat
     user = Principal("u-1", "Asha Rao", "asha@example.org")
-    events = chat_events(start_chat(kit.container.pipeline, metrics, QUESTION, user))
-    assert (await anext(events)).event == "meta"
+    events = chat.stream(user, QUESTION)
+    assert isinstance(await anext(events), Started)
     await model.asked.wait()
     await events.aclose()  # the client disconnects while the model is answering
     assert kit.store.chats == {} and kit.tracer.events == []
 
     model.release.set()
-    await finish_running_chats(5.0)
+    await chat.finish_running(5.0)
     assert {r.content for r in kit.store.chats.values()} == {QUESTION, RESTORED}
     assert len(kit.tracer.events) == 1
     labels = {"route": "question", "mode": "generated"}
-    assert metrics.registry.get_sample_value("warden_chats_total", labels) == 1
+    assert chat.metrics.registry.get_sample_value("warden_chats_total", labels) == 1

@@ -50,7 +50,7 @@ def _limits(kit: Kit, **overrides: int) -> DocumentLimits:
 
 async def _serve_with(kit: Kit, documents: DocumentService) -> None:
     app = create_app(kit.container)
-    app.state.documents = documents
+    kit.container.documents = documents
     await kit.client.aclose()
     transport = httpx.ASGITransport(app=app)
     kit.client = httpx.AsyncClient(transport=transport, base_url="http://warden.test")
@@ -80,7 +80,7 @@ async def test_pdf_pages_sharing_one_content_stream_stop_early(kit: Kit) -> None
 
 async def test_pdf_over_the_page_cap_is_refused_before_any_page(kit: Kit) -> None:
     limits = _limits(kit, max_pdf_pages=3)
-    await _serve_with(kit, DocumentService.from_container(kit.container, limits))
+    await _serve_with(kit, kit.container.documents.with_limits(limits))
     data = pdf_bytes([[f"Page {n} about permits."] for n in range(4)])
     await _refused_and_nothing_written(kit, "long.pdf", data)
     assert await _parse_observed(data, "long.pdf", limits) == Counter()

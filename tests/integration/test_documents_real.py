@@ -14,8 +14,9 @@ import httpx
 import pytest
 
 from service.app import create_app
-from service.bootstrap import Container, build_container
-from service.documents.sweeper import SweepResult, sweep_container
+from service.bootstrap import build_container
+from service.container import Container
+from service.documents.sweeper import SweepResult
 from tests.api.conftest import CHEAP_PASSWORDS, make_settings, shipped_config
 from tests.api.documents_kit import MovableClock, chat_sources, file_of, upload
 from tests.fakes.detector import FakePiiDetector
@@ -102,7 +103,7 @@ async def test_expiry_and_sweep_on_the_real_stack(
     assert "a-permit.txt" not in sources
     assert [d["id"] for d in (await client.get("/v1/documents", headers=a)).json()] == [fresh["id"]]
 
-    assert await sweep_container(container) == SweepResult(True, records_removed=1)
+    assert await container.documents.sweep() == SweepResult(True, records_removed=1)
     assert await container.deps.index.count() == fresh["chunks"]
     assert await container.store.expired_documents(clock()) == []  # its record went too
     deleted = await client.delete(f"/v1/documents/{fresh['id']}", headers=a)

@@ -17,8 +17,11 @@ import pytest
 from argon2 import PasswordHasher
 
 from service.auth.passwords import Passwords
-from service.bootstrap import Container, build_container
-from service.cli import commands as cli_commands
+from service.bootstrap import build_container, open_knowledge
+from service.chat import ChatService
+from service.cli.ask import ask
+from service.cli.ingest import ingest
+from service.container import Container
 from service.main import build_parser, configure_logging, main
 from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
@@ -44,6 +47,10 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def settings_for(data_dir: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {"data_dir": data_dir, "jwt_secret": "s" * 64, **overrides}
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+async def fake_chat(settings: Settings) -> ChatService:
+    return (await fake_container(settings)).chat
 
 
 async def fake_container(settings: Settings) -> Container:
@@ -165,14 +172,8 @@ def test_presidio_never_logs_text_below_warning() -> None:
 
 async def test_ask_one_question_as_json(data_dir: Path) -> None:
     out = io.StringIO()
-    code = await cli_commands.ask(
-        settings_for(data_dir),
-        "What is bail?",
-        "cli",
-        "",
-        True,
-        open_container=fake_container,
-        out=out,
+    code = await ask(
+        await fake_chat(settings_for(data_dir)), "What is bail?", "cli", "", True, out=out
     )
     result = json.loads(out.getvalue())
     assert code == 0
@@ -189,15 +190,8 @@ async def test_ask_reads_json_lines_and_writes_one_line_each(data_dir: Path) -> 
     ]
     stdin = io.StringIO("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
     out = io.StringIO()
-    code = await cli_commands.ask(
-        settings_for(data_dir),
-        None,
-        "cli",
-        "",
-        False,
-        open_container=fake_container,
-        stdin=stdin,
-        out=out,
+    code = await ask(
+        await fake_chat(settings_for(data_dir)), None, "cli", "", False, stdin=stdin, out=out
     )
     results: list[dict[str, Any]] = [json.loads(line) for line in out.getvalue().splitlines()]
     assert code == 1  # two lines were bad
@@ -209,9 +203,7 @@ async def test_ask_reads_json_lines_and_writes_one_line_each(data_dir: Path) -> 
 async def test_ask_applies_the_message_cap(data_dir: Path) -> None:
     out = io.StringIO()
     settings = settings_for(data_dir, max_message_chars=10)
-    code = await cli_commands.ask(
-        settings, "x" * 11, "cli", "", True, open_container=fake_container, out=out
-    )
+    code = await ask(await fake_chat(settings), "x" * 11, "cli", "", True, out=out)
     assert code == 1 and json.loads(out.getvalue())["error"] == "message_too_large"
 
 
@@ -229,17 +221,10 @@ async def test_ingest_counts_and_rebuilds_the_allowlist(data_dir: Path, tmp_path
 
     async def run() -> dict[str, int]:
         out = io.StringIO()
-        code = await cli_commands.ingest(
-            settings,
-            [docs],
-            False,
-            True,
-            embedder=embedder,
-            index=index,
-            detector=detector,
-            out=out,
-            err=io.StringIO(),
+        knowledge = await open_knowledge(
+            settings, embedder=embedder, index=index, detector=detector
         )
+        code = await ingest(knowledge, [docs], False, True, out=out, err=io.StringIO())
         assert code == 0
         return dict(json.loads(out.getvalue()))
 

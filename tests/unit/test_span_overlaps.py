@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.ports import PiiSpan
-from pipelines.safety.spans import resolve_overlaps
+from pipelines.ports import PiiSpan, resolve_overlaps
 
 S = PiiSpan
 

@@ -38,8 +38,7 @@ from presidio_analyzer.predefined_recognizers import (
     UsSsnRecognizer,
 )
 
-from pipelines.ports import PiiSpan
-from pipelines.safety.spans import resolve_overlaps
+from pipelines.ports import PiiSpan, resolve_overlaps
 from service.adapters.pii.address import StreetAddressRecognizer, StreetNumberRecognizer
 from service.adapters.pii.dob import DateOfBirthRecognizer
 from service.adapters.pii.lexicon import load_lexicon
@@ -55,18 +54,25 @@ class OfflineEmailRecognizer(EmailRecognizer):
         return True
 
 
+def _identifier_recognizers() -> list[EntityRecognizer]:
+    """Presidio's recognizers for account and identity numbers, as they come."""
+    return [
+        IbanRecognizer(),
+        IpRecognizer(),
+        UsSsnRecognizer(),
+        InAadhaarRecognizer(),  # the Indian recognizers are off by default in Presidio
+        InPanRecognizer(),
+        InPassportRecognizer(),
+    ]
+
+
 def stock_recognizers() -> list[EntityRecognizer]:
     """Presidio's own pattern recognizers only (the baseline the others are measured against)."""
     return [
         OfflineEmailRecognizer(),
         PhoneRecognizer(),
         CreditCardRecognizer(),
-        IbanRecognizer(),
-        IpRecognizer(),
-        UsSsnRecognizer(),
-        InAadhaarRecognizer(),
-        InPanRecognizer(),
-        InPassportRecognizer(),
+        *_identifier_recognizers(),
     ]
 
 
@@ -77,12 +83,7 @@ def structured_recognizers() -> list[EntityRecognizer]:
         PhoneRecognizer(),
         LoosePhoneRecognizer(),
         AnyCardRecognizer(),
-        IbanRecognizer(),
-        IpRecognizer(),
-        UsSsnRecognizer(),
-        InAadhaarRecognizer(),  # the Indian recognizers are off by default in Presidio
-        InPanRecognizer(),
-        InPassportRecognizer(),
+        *_identifier_recognizers(),
         DateOfBirthRecognizer(),
     ]
 

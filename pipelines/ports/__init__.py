@@ -1,0 +1,54 @@
+"""The ports: small `typing.Protocol` interfaces the pipeline and ingestion call, and the
+plain records they carry. Adapters (service/adapters/) implement them; fakes in tests too."""
+
+from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
+from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
+from pipelines.ports.store import (
+    AlreadyExists,
+    ChatRecord,
+    ChatStore,
+    DocumentRecord,
+    DocumentRegistry,
+    Store,
+    StoreUnavailable,
+    UserRecord,
+    UserStore,
+)
+from pipelines.ports.tracing import CallCounts, Source, Tracer
+from pipelines.ports.vector import (
+    DualSearchResult,
+    Embedder,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    VectorIndex,
+)
+
+__all__ = [
+    "AlreadyExists",
+    "CallCounts",
+    "ChatModel",
+    "ChatRecord",
+    "ChatStore",
+    "Completion",
+    "DocumentRecord",
+    "DocumentRegistry",
+    "DualSearchResult",
+    "Embedder",
+    "IndexPoint",
+    "IndexedDocument",
+    "Message",
+    "ModelUnavailable",
+    "PiiDetector",
+    "PiiSpan",
+    "Role",
+    "SearchHit",
+    "Source",
+    "Store",
+    "StoreUnavailable",
+    "Tracer",
+    "UserRecord",
+    "UserStore",
+    "VectorIndex",
+    "resolve_overlaps",
+]

@@ -1,0 +1,94 @@
+"""The store ports: chat history, users and uploaded-document records."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class ChatRecord:
+    """One stored history message."""
+
+    user_id: str
+    role: Literal["user", "assistant"]
+    content: str
+    created_at: datetime
+    turn_id: str  # both messages of one turn share it; makes saving idempotent
+    route: str | None = None
+
+
+@dataclass(frozen=True)
+class UserRecord:
+    id: str  # opaque, never the email
+    email: str
+    name: str
+    password_hash: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    id: str
+    user_id: str
+    name: str
+    chunks: int
+    created_at: datetime
+    expires_at: datetime
+
+
+class AlreadyExists(Exception):
+    """A unique key (email, document id) is taken."""
+
+
+class StoreUnavailable(Exception):
+    """The store could not be reached or failed."""
+
+
+@runtime_checkable
+class ChatStore(Protocol):
+    async def save_turn(self, records: Sequence[ChatRecord]) -> None:
+        """Saves the messages of one turn; saving the same turn_id twice stores it once."""
+        ...
+
+    async def recent_history(
+        self, user_id: str, *, since: datetime, limit: int
+    ) -> list[ChatRecord]:
+        """The user's newest `limit` messages since `since`, oldest first."""
+        ...
+
+
+@runtime_checkable
+class UserStore(Protocol):
+    async def create_user(self, user: UserRecord) -> None:
+        """Raises AlreadyExists when the email is taken."""
+        ...
+
+    async def user_by_email(self, email: str) -> UserRecord | None: ...
+
+
+@runtime_checkable
+class DocumentRegistry(Protocol):
+    async def add_document(self, record: DocumentRecord) -> None: ...
+
+    async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]: ...
+
+    async def delete_document(self, doc_id: str, *, user_id: str) -> bool:
+        """True when the user's document existed and is now gone."""
+        ...
+
+    async def expired_documents(self, now: datetime) -> list[DocumentRecord]: ...
+
+
+@runtime_checkable
+class Store(ChatStore, UserStore, DocumentRegistry, Protocol):
+    """Everything kept in the document database."""
+
+    async def ping(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------- tracing

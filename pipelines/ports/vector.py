@@ -1,0 +1,99 @@
+"""The embedding and vector-index ports, and what they carry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into unit-length vectors of a fixed dimension."""
+
+    dimension: int
+
+    async def embed_query(self, text: str) -> list[float]: ...
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+# ---------------------------------------------------------------- vectors
+
+
+@dataclass(frozen=True)
+class IndexPoint:
+    """One child chunk ready to index. `payload` follows SPEC section 2."""
+
+    id: str
+    vector: Sequence[float]
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    score: float  # cosine similarity, higher is closer
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class DualSearchResult:
+    core: list[SearchHit]
+    personal: list[SearchHit]
+
+
+@dataclass(frozen=True)
+class IndexedDocument:
+    """What the index knows about one core document (see `VectorIndex.core_documents`)."""
+
+    content_hash: str
+    source_root: str | None = None  # the folder `warden ingest` found it in; None for older data
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """The vector store. Tenant scoping is applied inside `dual_search`, never by callers."""
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
+
+    async def dual_search(
+        self,
+        vector: Sequence[float],
+        *,
+        user_id: str,
+        now: datetime,
+        core_limit: int = 15,
+        personal_limit: int = 5,
+    ) -> DualSearchResult:
+        """Core children (`is_temporary` false) and this user's unexpired temporary children.
+
+        One round trip to the index; `user_id` is mandatory and goes into the filter.
+        """
+        ...
+
+    async def core_documents(self) -> dict[str, IndexedDocument]:
+        """`doc_id -> IndexedDocument` for every core (non-temporary) document indexed."""
+        ...
+
+    async def delete_document(self, doc_id: str) -> None:
+        """Removes every point of a core document."""
+        ...
+
+    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
+        """Removes one user's temporary document (only if it is theirs)."""
+        ...
+
+    async def delete_expired(self, now: datetime) -> None: ...
+
+    async def count(self) -> int: ...
+
+    async def ping(self) -> None:
+        """Raises if the index cannot serve."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------- PII
