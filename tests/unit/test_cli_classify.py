@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from service import bootstrap
+from service.bootstrap import adapters as bootstrap_adapters
 from service.main import main
 from service.process_lock import ProcessLock
 
@@ -33,8 +34,9 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     async def no_store(*_: Any, **__: Any) -> Any:
         raise AssertionError("classify must not open an embedder, an index or a store")
 
-    for opener in ("open_embedder", "open_index", "_open_store", "build_container"):
-        monkeypatch.setattr(bootstrap, opener, no_store)
+    for opener in ("open_embedder", "open_index", "open_store"):
+        monkeypatch.setattr(bootstrap_adapters, opener, no_store)
+    monkeypatch.setattr(bootstrap, "build_container", no_store)
     yield tmp_path / "data"
 
 

@@ -1,0 +1,172 @@
+"""The composition root: the ONE place that chooses adapters.
+
+Every keyword argument of `build_container` defaults to the production choice (embedded
+defaults, or servers when their URLs are set); tests pass fakes instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+
+from pipelines.deps import PipelineConfig, PipelineDeps
+from pipelines.metering import metered
+from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from pipelines.runner import ChatPipeline
+from pipelines.safety.classify import classify_message
+from pipelines.safety.rules import SafetyRules
+from pipelines.state import Classification
+from prompts import PromptBook
+from service.adapters.embedding.caching_embedder import CachingEmbedder
+from service.adapters.store.history_outbox import OutboxChatStore
+from service.auth.passwords import Passwords
+from service.bootstrap.adapters import (
+    chat_model as configured_chat_model,
+)
+from service.bootstrap.adapters import (
+    open_detector,
+    open_embedder,
+    open_index,
+    open_store,
+    probes,
+)
+from service.bootstrap.adapters import (
+    tracer as configured_tracer,
+)
+from service.bootstrap.config import auth_throttle, pipeline_config, token_service, toxicity_scorer
+from service.chat import ChatService
+from service.container import Closer, Container
+from service.documents.limits import DocumentLimits
+from service.documents.service import DocumentService
+from service.knowledge import KnowledgeService
+from service.metrics import ChatMetrics
+from service.rate_limit import SlidingWindowLimiter
+from service.settings import Settings
+
+__all__ = [
+    "build_container",
+    "open_detector",
+    "open_embedder",
+    "open_index",
+    "open_knowledge",
+    "pipeline_config",
+    "replay_outbox",
+    "token_service",
+    "toxicity_scorer",
+]
+log = logging.getLogger("warden.bootstrap")
+Classifier = Callable[[str, SafetyRules], Classification]
+
+
+async def replay_outbox(outbox: OutboxChatStore) -> int:
+    """Re-sends history turns queued while the store was down; how many (never raises)."""
+    try:
+        stored = await outbox.replay()
+    except Exception as exc:  # noqa: BLE001 - retried later
+        log.warning("history outbox replay failed: %s", type(exc).__name__)
+        return 0
+    if stored:
+        log.info("history outbox: %d queued turns stored", stored)
+    return stored
+
+
+async def open_knowledge(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    index: VectorIndex | None = None,
+    detector: PiiDetector | None = None,
+) -> KnowledgeService:
+    """What `warden ingest` needs: the embedder, the index (closed by the service) and the
+    PII detector for the allowlist."""
+    embedder = embedder or await open_embedder()
+    index = index or await open_index(settings, embedder.dimension)
+    try:
+        detector = detector or await open_detector()
+    except BaseException:
+        await index.close()
+        raise
+    return KnowledgeService(embedder, index, detector, settings.data_dir)
+
+
+async def build_container(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    index: VectorIndex | None = None,
+    detector: PiiDetector | None = None,
+    chat_model: ChatModel | None = None,
+    store: Store | None = None,
+    tracer: Tracer | None = None,
+    passwords: Passwords | None = None,
+    config: PipelineConfig | None = None,
+    classifier: Classifier | None = None,
+) -> Container:
+    """Opens what is not given; if anything fails, what was opened is closed again.
+
+    Everything given or opened is closed by `Container.close()`.
+    """
+    closers: list[tuple[str, Closer]] = []
+    try:
+        embedder = embedder or await open_embedder()
+        if index is None:
+            index = await open_index(settings, embedder.dimension)
+        closers.append(("vector index", index.close))
+        store = store or await open_store(settings)
+        closers.append(("store", store.close))
+        detector = detector or await open_detector()
+        if chat_model is None:
+            chat_model = configured_chat_model(settings, closers)
+        if tracer is None:
+            tracer = configured_tracer(settings, closers)
+        else:
+            given, timeout_s = tracer, settings.shutdown_flush_timeout_s
+            closers.append(("tracer", lambda: given.flush(timeout_s)))
+        outbox = OutboxChatStore(store, settings.data_dir / "outbox")  # closes nothing itself
+        await replay_outbox(outbox)
+        metered_store = metered(outbox, "store")
+        deps = PipelineDeps(
+            embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts
+            index=metered(index, "vector"),
+            detector=detector,
+            chat_model=metered(chat_model, "llm") if chat_model is not None else None,
+            store=metered_store,
+            tracer=tracer,
+            prompts=PromptBook.load(),
+            config=config or await pipeline_config(settings),
+            classifier=classifier or classify_message,
+        )
+        chat = ChatService(
+            ChatPipeline(deps),
+            metered_store,
+            ChatMetrics(),  # its own registry, not prometheus_client's global one
+            max_message_chars=settings.max_message_chars,
+            clock=lambda: deps.clock(),
+        )
+        documents = DocumentService(
+            index=deps.index,
+            embedder=deps.embedder,
+            registry=metered_store,
+            clock=lambda: deps.clock(),
+            limits=DocumentLimits.from_settings(settings),
+        )
+        return Container(
+            settings=settings,
+            deps=deps,
+            chat=chat,
+            documents=documents,
+            store=metered_store,
+            replay_outbox=lambda: replay_outbox(outbox),
+            tokens=token_service(settings),
+            passwords=passwords or Passwords(),
+            limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),
+            auth_throttle=auth_throttle(settings),
+            probes=probes(embedder, index, store, chat_model),
+            closers=closers,
+        )
+    except BaseException:
+        for _, closer in reversed(closers):
+            with contextlib.suppress(Exception):
+                await closer()
+        raise

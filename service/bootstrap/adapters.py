@@ -1,0 +1,108 @@
+"""The production adapters, one opener per port: embedded defaults, or servers when their URLs
+are set. Each vendor module is imported inside its opener, so a test that passes fakes never
+loads ONNX, Presidio or Qdrant."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from service.container import Probe
+from service.settings import Settings
+
+Closer = Callable[[], Awaitable[Any]]
+
+
+async def open_embedder() -> Embedder:
+    from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
+
+    embedder = OnnxMiniLmEmbedder()
+    await asyncio.to_thread(embedder.warm)  # the first request should not pay the load
+    return embedder
+
+
+async def open_index(settings: Settings, dimension: int) -> VectorIndex:
+    if settings.qdrant_url:
+        from service.adapters.vector.qdrant_server import QdrantServerIndex
+
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        return await QdrantServerIndex.connect(
+            url=settings.qdrant_url, api_key=key, dimension=dimension
+        )
+    from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
+
+    path = settings.data_dir / "qdrant"
+    return await asyncio.to_thread(QdrantEdgeIndex.open, path, dimension)
+
+
+async def open_store(settings: Settings) -> Store:
+    from service.adapters.store.mongo_open import open_embedded_store, open_server_store
+
+    if settings.mongodb_uri:
+        uri = settings.mongodb_uri.get_secret_value()
+        return await open_server_store(uri, database=settings.mongodb_database)
+    return await open_embedded_store(settings.data_dir)
+
+
+async def open_detector() -> PiiDetector:
+    from service.adapters.pii.presidio_detector import PresidioPiiDetector
+
+    return await asyncio.to_thread(PresidioPiiDetector)
+
+
+def chat_model(settings: Settings, closers: list[tuple[str, Closer]]) -> ChatModel | None:
+    if not settings.llm_base_url:
+        return None  # extractive answers and template greetings
+    from service.adapters.model.guarded_chat import GuardedChatModel
+    from service.adapters.model.openai_chat import OpenAIChatModel
+
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    inner = OpenAIChatModel(
+        settings.llm_base_url, key, settings.llm_model, timeout_s=settings.llm_timeout_s
+    )
+    closers.append(("chat model", inner.close))
+    return GuardedChatModel(inner)
+
+
+def tracer(settings: Settings, closers: list[tuple[str, Closer]]) -> Tracer:
+    """JSON logs always; Langfuse too when its keys are set (closed with a bounded flush)."""
+    from service.adapters.tracing.log_tracer import JsonLogTracer
+
+    timeout_s = settings.shutdown_flush_timeout_s
+    if not (settings.langfuse_public_key and settings.langfuse_secret_key):
+        return JsonLogTracer()
+    from service.adapters.tracing.composite_tracer import CompositeTracer
+    from service.adapters.tracing.langfuse_tracer import LangfuseTracer
+
+    langfuse = LangfuseTracer(
+        public_key=settings.langfuse_public_key.get_secret_value(),
+        secret_key=settings.langfuse_secret_key.get_secret_value(),
+        base_url=settings.langfuse_base_url,
+        timeout_s=settings.langfuse_timeout_s,
+    )
+    closers.append(("langfuse", lambda: langfuse.close(timeout_s)))
+    return CompositeTracer(JsonLogTracer(), langfuse)
+
+
+async def _embedder_check(embedder: Embedder) -> None:
+    ping = getattr(embedder, "ping", None)
+    if ping is not None:
+        await ping()
+    else:
+        await embedder.embed_query("ready")
+
+
+def probes(
+    embedder: Embedder, index: VectorIndex, store: Store, chat_model: ChatModel | None
+) -> dict[str, Probe]:
+    """What /readyz checks (unmetered adapters: a probe is not a request's cost)."""
+    probes = {
+        "vector_index": Probe(index.ping),
+        "store": Probe(store.ping),
+        "embedder": Probe(lambda: _embedder_check(embedder)),
+    }
+    if chat_model is not None:  # optional: without it answers degrade to sources
+        probes["chat_model"] = Probe(chat_model.ping, required=False)
+    return probes

@@ -1,0 +1,61 @@
+"""What the service is configured with besides its adapters: the pipeline's rules and the
+auth parts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
+
+from pipelines.deps import PipelineConfig
+from service.auth.secret_file import load_or_create_secret
+from service.auth.throttle import AuthThrottle
+from service.auth.tokens import ExternalIdp, TokenService
+from service.pipeline_config import load_pipeline_config
+from service.settings import Settings
+
+
+async def pipeline_config(settings: Settings) -> PipelineConfig:
+    """The shipped rules, keyword map and allowlist, with the toxicity scorer when enabled."""
+    config = load_pipeline_config(settings)
+    if not settings.toxicity_classifier:
+        return config
+    scorer = await asyncio.to_thread(toxicity_scorer)
+    return replace(config, safety=replace(config.safety, toxicity_scorer=scorer))
+
+
+def toxicity_scorer() -> Callable[[str], float]:
+    """alt-profanity-check's shipped model: probability that a text is offensive (~4 ms)."""
+    from profanity_check import predict_prob
+
+    def score(text: str) -> float:
+        return float(predict_prob([text])[0])
+
+    score("warm up")
+    return score
+
+
+def token_service(settings: Settings) -> TokenService:
+    secret = settings.jwt_secret
+    key = secret.get_secret_value() if secret else load_or_create_secret(settings.data_dir)
+    pem = settings.external_public_key()
+    external = None
+    if pem:  # Settings refuses a key without both issuer and audience
+        assert settings.jwt_external_issuer and settings.jwt_external_audience
+        external = ExternalIdp(pem, settings.jwt_external_issuer, settings.jwt_external_audience)
+    return TokenService(
+        key,
+        ttl=timedelta(minutes=settings.jwt_ttl_minutes),
+        issuer=settings.jwt_issuer,
+        external=external,
+        local=settings.local_accounts,
+    )
+
+
+def auth_throttle(settings: Settings) -> AuthThrottle:
+    return AuthThrottle(
+        requests_per_ip=settings.auth_requests_per_ip_per_minute,
+        failures_per_ip=settings.login_attempts_per_minute,
+        failures_per_account=settings.login_failures_per_account_per_minute,
+    )
