@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Required, TypedDict, Unpack
 
 from pipelines.extractive_prefilter import preselect
 from pipelines.ports import Embedder
@@ -113,26 +114,22 @@ async def choose_sentences(
     return pick_sentences(shortlist, vectors, query_vector, count=count)
 
 
+class SentenceChoice(TypedDict, total=False):
+    """The keyword arguments of `choose_sentences`, for what passes them on."""
+
+    count: Required[int]
+    query: str
+    expansion: str
+    matched: Sequence[Sequence[str]]
+    candidates: int
+
+
 async def extractive_answer(
     passages: Sequence[str],
     query_vector: Sequence[float],
     embedder: Embedder,
-    *,
-    count: int,
-    query: str = "",
-    expansion: str = "",
-    matched: Sequence[Sequence[str]] = (),
-    candidates: int = CANDIDATES,
+    **choice: Unpack[SentenceChoice],
 ) -> str | None:
     """The rendered answer (see `choose_sentences`); None when the passages hold no sentence."""
-    picked = await choose_sentences(
-        passages,
-        query_vector,
-        embedder,
-        count=count,
-        query=query,
-        expansion=expansion,
-        matched=matched,
-        candidates=candidates,
-    )
+    picked = await choose_sentences(passages, query_vector, embedder, **choice)
     return render_extractive(picked) if picked else None

@@ -7,6 +7,8 @@ only, never text: route, mode, error code, port kind, Presidio entity type.
 
 from __future__ import annotations
 
+from functools import partial
+
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import choose_encoder
 
@@ -21,41 +23,37 @@ INTERNAL_ERROR = "internal_error"
 class ChatMetrics:
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
         self.registry = registry or CollectorRegistry()
-        r = self.registry
-        self.chats = Counter(
-            "warden_chats", "Chats answered, by route and mode.", ["route", "mode"], registry=r
+        counter = partial(Counter, registry=self.registry)
+        histogram = partial(Histogram, registry=self.registry)
+        self.chats = counter(
+            "warden_chats", "Chats answered, by route and mode.", ["route", "mode"]
         )
-        self.rejects = Counter("warden_rejects", "Messages rejected as abusive.", registry=r)
-        self.pii_chats = Counter(
-            "warden_pii_found", "Chats whose message or history held personal data.", registry=r
+        self.rejects = counter("warden_rejects", "Messages rejected as abusive.")
+        self.pii_chats = counter(
+            "warden_pii_found", "Chats whose message or history held personal data."
         )
-        self.pii_entities = Counter(
-            "warden_pii_entities", "Chats by entity type found.", ["entity_type"], registry=r
+        self.pii_entities = counter(
+            "warden_pii_entities", "Chats by entity type found.", ["entity_type"]
         )
-        self.errors = Counter(
-            "warden_chat_errors",
-            "Chats that degraded or failed, by error code.",
-            ["code"],
-            registry=r,
+        self.errors = counter(
+            "warden_chat_errors", "Chats that degraded or failed, by error code.", ["code"]
         )
-        self.port_calls = Counter(
-            "warden_port_calls", "Calls made through the ports, by kind.", ["kind"], registry=r
+        self.port_calls = counter(
+            "warden_port_calls", "Calls made through the ports, by kind.", ["kind"]
         )
-        self.tokens = Counter(
-            "warden_model_tokens", "Model tokens used, prompt and completion.", ["kind"], registry=r
+        self.tokens = counter(
+            "warden_model_tokens", "Model tokens used, prompt and completion.", ["kind"]
         )
-        self.latency = Histogram(
+        self.latency = histogram(
             "warden_chat_latency_seconds",
             "Whole-chat latency, by route.",
             ["route"],
             buckets=LATENCY_BUCKETS_S,
-            registry=r,
         )
-        self.confidence = Histogram(
+        self.confidence = histogram(
             "warden_chat_confidence",
             "Retrieval confidence (0-100) of question chats.",
             buckets=CONFIDENCE_BUCKETS,
-            registry=r,
         )
         # Label children bound once (a `labels()` lookup per use costs more than the count).
         # Port calls and tokens exist from the start; the others appear when first used.

@@ -1,7 +1,7 @@
-"""Password hashing (argon2id) and bearer tokens (own HS256, or an identity provider's RS256).
+"""Bearer tokens: own HS256, or an identity provider's RS256 (passwords: service/auth/passwords.py).
 
-Verified tokens are cached until their `exp` (service/token_cache.py): a token's signature is
-checked once, not on every request.
+Verified tokens are cached until their `exp` (service/auth/token_cache.py): a token's signature
+is checked once, not on every request. Verification itself is service/auth/jwt_checks.py.
 
 External subjects are namespaced: a provider's token maps to user_id
 "ext:" + sha256(issuer + "|" + sub)[:32 hex], which can never equal a local id (32 hex, no colon),
@@ -9,56 +9,18 @@ so an external `sub` cannot claim a local user's history or documents."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jwt
-from argon2 import PasswordHasher
-from argon2.exceptions import Argon2Error, InvalidHashError
-from jwt.types import Options
 
 from pipelines.ports import UserRecord
+from service.auth.jwt_checks import unauthorized, verified_claims
 from service.auth.token_cache import DEFAULT_MAX_ENTRIES, VerifiedTokenCache
 from service.errors import ServiceError
-
-_BEARER = {"WWW-Authenticate": "Bearer"}
-
-
-HASHING_WORKERS = 2  # argon2id at m=64 MiB takes ~0.3 s: a flood queues here, not in chats
-
-
-class Passwords:
-    """argon2id hashing off the event loop, in its own small thread pool (not the default
-    executor the rest of the service shares). Unknown accounts are checked against a dummy
-    hash, so a wrong email costs the same time as a wrong password."""
-
-    def __init__(
-        self, hasher: PasswordHasher | None = None, workers: int = HASHING_WORKERS
-    ) -> None:
-        self._hasher = hasher or PasswordHasher()
-        self._dummy = self._hasher.hash(secrets.token_hex(16))
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
-
-    async def hash(self, password: str) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, self._hasher.hash, password)
-
-    async def verify(self, password: str, password_hash: str | None) -> bool:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, self._verify, password, password_hash)
-
-    def _verify(self, password: str, password_hash: str | None) -> bool:
-        try:
-            ok = self._hasher.verify(password_hash or self._dummy, password)
-        except (Argon2Error, InvalidHashError):
-            return False
-        return ok and password_hash is not None
 
 
 @dataclass(frozen=True)
@@ -96,28 +58,6 @@ class ExternalIdp:
         return algorithm.prepare_key(self.public_key_pem)
 
 
-class _ClockedJWT(jwt.PyJWT):
-    """PyJWT whose time checks (iat, nbf, exp) read the service's clock, the one the token
-    cache reads too, so both always agree on whether a token has expired."""
-
-    def __init__(self, now: Callable[[], float]) -> None:
-        super().__init__()
-        self._now = now
-
-    def _validate_iat(self, payload: dict[str, Any], now: float, leeway: float) -> None:
-        super()._validate_iat(payload, self._now(), leeway)
-
-    def _validate_nbf(self, payload: dict[str, Any], now: float, leeway: float) -> None:
-        super()._validate_nbf(payload, self._now(), leeway)
-
-    def _validate_exp(self, payload: dict[str, Any], now: float, leeway: float) -> None:
-        super()._validate_exp(payload, self._now(), leeway)
-
-
-def _unauthorized(code: str, detail: str) -> ServiceError:
-    return ServiceError(code, detail, 401, headers=_BEARER)
-
-
 class TokenService:
     """Issues HS256 tokens; verifies them (and RS256 ones from `external`) with a fixed
     algorithm per key, so `alg: none` and algorithm confusion are refused. With `local`
@@ -141,7 +81,6 @@ class TokenService:
         self.local = local
         self._external_key = external.key() if external else None
         self._clock = clock
-        self._jwt = _ClockedJWT(self._now)
         self.cache: VerifiedTokenCache[Principal] = VerifiedTokenCache(cache_size)
 
     def _now(self) -> float:
@@ -169,48 +108,33 @@ class TokenService:
         try:
             alg = jwt.get_unverified_header(token).get("alg")
         except jwt.InvalidTokenError:
-            raise _unauthorized("invalid_token", "The token is malformed.") from None
+            raise unauthorized("invalid_token", "The token is malformed.") from None
         if alg == "HS256" and self.local:
-            claims = self._decode(token, self._secret, "HS256", self.issuer, None)
+            claims = verified_claims(
+                token, self._secret, "HS256", issuer=self.issuer, audience=None, now=now
+            )
             principal = self._principal(claims, None)
         elif alg == "RS256" and self._external is not None:
             ext = self._external
-            claims = self._decode(token, self._external_key, "RS256", ext.issuer, ext.audience)
+            claims = verified_claims(
+                token,
+                self._external_key,
+                "RS256",
+                issuer=ext.issuer,
+                audience=ext.audience,
+                now=now,
+            )
             principal = self._principal(claims, ext.issuer)
         else:
-            raise _unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
+            raise unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
         self.cache.put(token, principal, exp=int(claims["exp"]), now=now)
         return principal
-
-    def _decode(
-        self, token: str, key: Any, alg: str, issuer: str | None, audience: str | None
-    ) -> dict[str, Any]:
-        required = ["sub", "exp", "iss"] + (["aud"] if audience else [])
-        options: Options = {"require": required, "verify_aud": bool(audience)}
-        try:
-            return self._jwt.decode(
-                token,
-                key,
-                algorithms=[alg],
-                issuer=issuer,
-                audience=audience,
-                options=options,
-                leeway=timedelta(seconds=30),
-            )
-        except jwt.ExpiredSignatureError:
-            raise _unauthorized("token_expired", "The token has expired.") from None
-        except jwt.MissingRequiredClaimError as exc:
-            raise _unauthorized(
-                "invalid_token", f"The token lacks the '{exc.claim}' claim."
-            ) from None
-        except jwt.InvalidTokenError:
-            raise _unauthorized("invalid_token", "The token could not be verified.") from None
 
     @staticmethod
     def _principal(claims: dict[str, Any], external_issuer: str | None) -> Principal:
         sub = claims.get("sub")
         if not isinstance(sub, str) or not sub.strip() or len(sub) > 256:
-            raise _unauthorized("invalid_token", "The token's subject is not valid.")
+            raise unauthorized("invalid_token", "The token's subject is not valid.")
         name = claims.get("name") or claims.get("preferred_username") or ""
         email = claims.get("email") or ""
         user_id = external_user_id(external_issuer, sub) if external_issuer else sub
@@ -218,4 +142,4 @@ class TokenService:
 
 
 def not_authenticated() -> ServiceError:
-    return _unauthorized("not_authenticated", "A bearer token is required.")
+    return unauthorized("not_authenticated", "A bearer token is required.")

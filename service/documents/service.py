@@ -15,7 +15,8 @@ import asyncio
 import logging
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
 
@@ -159,23 +160,11 @@ class DocumentService:
             created_at=now,
             expires_at=now + self.limits.ttl,
         )
-        try:
+        async with self._forgotten_on_failure(record, "indexing", "index"):
             chunks = await self._index_children(children, data, record)
-        except BaseException as error:  # incl. cancellation: no vectors without a record
-            await self._forget(record)
-            if isinstance(error, Exception):
-                log.warning("indexing an upload failed: %s", type(error).__name__)
-                raise _unavailable("index") from None
-            raise
         record = replace(record, chunks=chunks)
-        try:
+        async with self._forgotten_on_failure(record, "recording", "store"):
             await self._registry.add_document(record)
-        except BaseException as error:  # incl. cancellation: no vectors without a record
-            await self._forget(record)
-            if isinstance(error, Exception):
-                log.warning("recording an upload failed: %s", type(error).__name__)
-                raise _unavailable("store") from None
-            raise
         return record
 
     async def _index_children(
@@ -191,6 +180,21 @@ class DocumentService:
             index=self._index,
             children=children,
         )
+
+    @asynccontextmanager
+    async def _forgotten_on_failure(
+        self, record: DocumentRecord, step: str, port: str
+    ) -> AsyncIterator[None]:
+        """If the block fails, even by cancellation (no vectors without a record), the upload's
+        vectors are removed; an exception becomes a 503 `<port>_unavailable`."""
+        try:
+            yield
+        except BaseException as error:
+            await self._forget(record)
+            if isinstance(error, Exception):
+                log.warning("%s an upload failed: %s", step, type(error).__name__)
+                raise _unavailable(port) from None
+            raise
 
     async def _forget(self, record: DocumentRecord) -> None:
         """Removes an upload's vectors; on failure the sweeper removes them at expiry."""

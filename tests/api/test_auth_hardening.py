@@ -18,8 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from pydantic import ValidationError
 
 from service.app import create_app
+from service.auth.passwords import Passwords
 from service.auth.throttle import AuthThrottle
-from service.auth.tokens import Passwords
 from tests.api.conftest import PASSWORD, SECRET, Kit, KitFactory, make_settings
 
 IDP = {"jwt_external_issuer": "https://idp.test", "jwt_external_audience": "warden"}

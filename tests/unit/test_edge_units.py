@@ -9,7 +9,7 @@ import pytest
 from argon2 import PasswordHasher
 from pydantic import ValidationError
 
-from service.auth.tokens import Passwords
+from service.auth.passwords import Passwords
 from service.process_lock import DataDirBusy, LockHolder
 from service.rate_limit import SlidingWindowLimiter, retry_after_header
 from service.settings import Settings

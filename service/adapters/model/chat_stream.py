@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Callable, Sequence
 
-from pipelines.ports import Completion
+from pipelines.ports import Completion, Message
 
 
 class ChatStream:
@@ -28,3 +29,18 @@ class ChatStream:
         close = getattr(self._pieces, "aclose", None)
         if close is not None:
             await close()
+
+
+class StreamsDeltas(ABC):
+    """`ChatModel.stream()` for an adapter whose stream is one async generator, `_deltas`."""
+
+    def stream(
+        self, messages: Sequence[Message], *, temperature: float, max_tokens: int
+    ) -> ChatStream:
+        return ChatStream(lambda out: self._deltas(messages, temperature, max_tokens, out))
+
+    @abstractmethod
+    def _deltas(
+        self, messages: Sequence[Message], temperature: float, max_tokens: int, out: ChatStream
+    ) -> AsyncIterator[str]:
+        """Yields the text deltas; sets `out.completion` once the stream has ended."""

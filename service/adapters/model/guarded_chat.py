@@ -10,7 +10,7 @@ from typing import Any
 import pybreaker
 
 from pipelines.ports import ChatModel, Completion, Message, ModelUnavailable
-from service.adapters.model.chat_stream import ChatStream
+from service.adapters.model.chat_stream import ChatStream, StreamsDeltas
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class _LogStateChanges(pybreaker.CircuitBreakerListener):
         )
 
 
-class GuardedChatModel:
+class GuardedChatModel(StreamsDeltas):
     """Every chat is one breaker call: retries inside `inner` (the OpenAI client's
     `max_retries`) are one failure. An open breaker raises ModelUnavailable("breaker_open")
     at once, without calling `inner`. A stream counts as a failure only if it fails before its
@@ -65,11 +65,6 @@ class GuardedChatModel:
         return await self._guarded(
             lambda: self.inner.complete(messages, temperature=temperature, max_tokens=max_tokens)
         )
-
-    def stream(
-        self, messages: Sequence[Message], *, temperature: float, max_tokens: int
-    ) -> ChatStream:
-        return ChatStream(lambda out: self._deltas(messages, temperature, max_tokens, out))
 
     async def _deltas(
         self, messages: Sequence[Message], temperature: float, max_tokens: int, out: ChatStream

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx2
 import openai
-from openai import AsyncOpenAI
+from openai import AsyncOpenAI, AsyncStream
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from pipelines.ports import Completion, Message, ModelUnavailable
-from service.adapters.model.chat_stream import ChatStream
+from service.adapters.model.chat_stream import ChatStream, StreamsDeltas
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -32,11 +33,20 @@ def failure_reason(exc: BaseException) -> str:
     return "error"
 
 
+async def _within[T](timeout_s: float, request: Callable[[], Awaitable[T]]) -> T:
+    """Awaits one request to the model within `timeout_s`; any failure is ModelUnavailable."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            return await request()
+    except Exception as exc:
+        raise ModelUnavailable(failure_reason(exc)) from exc
+
+
 def _payload(messages: Sequence[Message]) -> list[Any]:
     return [{"role": message.role, "content": message.content} for message in messages]
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(StreamsDeltas):
     """Chat through `AsyncOpenAI`; every failure becomes ModelUnavailable(reason).
 
     `timeout_s` bounds one `complete()` call, the client's own retries included, and each
@@ -69,16 +79,7 @@ class OpenAIChatModel:
         self, messages: Sequence[Message], *, temperature: float, max_tokens: int
     ) -> Completion:
         started = time.perf_counter()
-        try:
-            async with asyncio.timeout(self._timeout_s):
-                response = await self._client.chat.completions.create(
-                    model=self.model,
-                    messages=_payload(messages),
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                )
-        except Exception as exc:
-            raise ModelUnavailable(failure_reason(exc)) from exc
+        response: ChatCompletion = await self._create(messages, temperature, max_tokens)
         if not response.choices:
             raise ModelUnavailable("bad_response")
         usage = response.usage
@@ -89,11 +90,6 @@ class OpenAIChatModel:
             latency_ms=(time.perf_counter() - started) * 1000,
         )
 
-    def stream(
-        self, messages: Sequence[Message], *, temperature: float, max_tokens: int
-    ) -> ChatStream:
-        return ChatStream(lambda out: self._deltas(messages, temperature, max_tokens, out))
-
     async def _deltas(
         self, messages: Sequence[Message], temperature: float, max_tokens: int, out: ChatStream
     ) -> AsyncIterator[str]:
@@ -101,18 +97,9 @@ class OpenAIChatModel:
         extra: dict[str, Any] = {}
         if self._stream_usage:
             extra["stream_options"] = {"include_usage": True}
-        try:
-            async with asyncio.timeout(self._timeout_s):
-                response = await self._client.chat.completions.create(
-                    model=self.model,
-                    messages=_payload(messages),
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                    stream=True,
-                    **extra,
-                )
-        except Exception as exc:
-            raise ModelUnavailable(failure_reason(exc)) from exc
+        response: AsyncStream[ChatCompletionChunk] = await self._create(
+            messages, temperature, max_tokens, stream=True, **extra
+        )
         text: list[str] = []
         usage = None
         try:
@@ -135,11 +122,24 @@ class OpenAIChatModel:
     async def ping(self) -> None:
         """A cheap readiness probe: lists the served models, no retries, short timeout."""
         budget = min(self._timeout_s, 5.0)
-        try:
-            async with asyncio.timeout(budget):
-                await self._client.with_options(max_retries=0, timeout=budget).models.list()
-        except Exception as exc:
-            raise ModelUnavailable(failure_reason(exc)) from exc
+        await _within(
+            budget, lambda: self._client.with_options(max_retries=0, timeout=budget).models.list()
+        )
+
+    async def _create(
+        self, messages: Sequence[Message], temperature: float, max_tokens: int, **more: Any
+    ) -> Any:
+        """One chat completions request (for a stream: until its response has started)."""
+        return await _within(
+            self._timeout_s,
+            lambda: self._client.chat.completions.create(
+                model=self.model,
+                messages=_payload(messages),
+                temperature=temperature,
+                max_tokens=max_tokens,
+                **more,
+            ),
+        )
 
     async def close(self) -> None:
         await self._client.close()

@@ -16,23 +16,16 @@ from __future__ import annotations
 import asyncio
 import fcntl
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 import qdrant_edge as qe
 
-from pipelines.ports import (
-    DualSearchResult,
-    IndexedDocument,
-    IndexPoint,
-    SearchHit,
-    StoreUnavailable,
-)
+from pipelines.ports import IndexPoint, StoreUnavailable
 from service.adapters.vector import filters as vf
 from service.adapters.vector.filters import IndexLocked
+from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
 
-T = TypeVar("T")
 _LOCK_FILE = ".warden.lock"
 _SCROLL_PAGE = 1024
 __all__ = ["IndexLocked", "QdrantEdgeIndex"]
@@ -64,7 +57,7 @@ def _lock(path: Path) -> IO[str]:
     return handle
 
 
-class QdrantEdgeIndex:
+class QdrantEdgeIndex(QdrantIndexBase):
     """Build with `QdrantEdgeIndex.open(path, dimension)`; `close()` releases the folder."""
 
     def __init__(
@@ -97,7 +90,7 @@ class QdrantEdgeIndex:
             raise StoreUnavailable(f"cannot open vector index at {path}: {exc}") from exc
         return cls(shard, lock, dimension, offload_queries=offload_queries)
 
-    async def _call(self, fn: Callable[[qe.EdgeShard], T], *, offload: bool = True) -> T:
+    async def _call[T](self, fn: Callable[[qe.EdgeShard], T], *, offload: bool = True) -> T:
         shard = self._shard
         if shard is None:
             raise StoreUnavailable("vector index is closed")
@@ -119,70 +112,28 @@ class QdrantEdgeIndex:
         if stored:
             await self._update(qe.UpdateOperation.upsert_points(stored))
 
-    async def dual_search(
-        self,
-        vector: Sequence[float],
-        *,
-        user_id: str,
-        now: datetime,
-        core_limit: int = 15,
-        personal_limit: int = 5,
-    ) -> DualSearchResult:
-        query = qe.Query.Nearest(vf.check_vector(vector, self.dimension))
-        wanted = [
-            (vf.core_children(), core_limit),
-            (vf.personal_children(user_id, now), personal_limit),
-        ]
+    async def _search_batch(
+        self, query: list[float], searches: list[Search]
+    ) -> list[list[qe.ScoredPoint]]:
+        nearest = qe.Query.Nearest(query)
         requests = [
-            qe.QueryRequest(limit=limit, query=query, filter=_filter(conds), with_payload=True)
-            for conds, limit in wanted
-            if limit > 0
+            qe.QueryRequest(limit=limit, query=nearest, filter=_filter(conds), with_payload=True)
+            for conds, limit in searches
         ]
-        if not requests:
-            return DualSearchResult(core=[], personal=[])
         batch = qe.QueryBatchRequest(requests)
-        results = iter(
-            await self._call(lambda s: s.query_batch(batch), offload=self.offload_queries)
+        return await self._call(lambda s: s.query_batch(batch), offload=self.offload_queries)
+
+    async def _core_page(self, offset: Any) -> tuple[list[qe.Record], Any]:
+        request = qe.ScrollRequest(
+            offset=offset,
+            limit=_SCROLL_PAGE,
+            filter=_filter(vf.core_points()),
+            with_payload=qe.PayloadSelector.Include(vf.CORE_DOC_FIELDS),
         )
-        core, personal = [self._hits(next(results)) if limit > 0 else [] for _, limit in wanted]
-        return DualSearchResult(core=core, personal=personal)
+        return await self._call(lambda s: s.scroll(request))
 
-    @staticmethod
-    def _hits(points: list[qe.ScoredPoint]) -> list[SearchHit]:
-        hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
-        return sorted(hits, key=lambda h: -h.score)
-
-    async def core_documents(self) -> dict[str, IndexedDocument]:
-        return await self._call(self._scroll_core_documents)
-
-    @staticmethod
-    def _scroll_core_documents(shard: qe.EdgeShard) -> dict[str, IndexedDocument]:
-        found: dict[str, IndexedDocument] = {}
-        offset: Any = None
-        selector = qe.PayloadSelector.Include(vf.CORE_DOC_FIELDS)
-        core = _filter(vf.core_points())
-        while True:
-            page, offset = shard.scroll(
-                qe.ScrollRequest(
-                    offset=offset, limit=_SCROLL_PAGE, filter=core, with_payload=selector
-                )
-            )
-            for record in page:
-                vf.note_core_document(found, record.payload)
-            if offset is None:
-                return found
-
-    async def delete_document(self, doc_id: str) -> None:
-        await self._update(
-            qe.UpdateOperation.delete_points_by_filter(_filter(vf.core_document(doc_id)))
-        )
-
-    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
-        conditions = vf.temporary_document(doc_id, user_id)
+    async def _delete(self, conditions: list[vf.Condition]) -> None:
         await self._update(qe.UpdateOperation.delete_points_by_filter(_filter(conditions)))
-
-    async def delete_expired(self, now: datetime) -> None:
-        await self._update(qe.UpdateOperation.delete_points_by_filter(_filter(vf.expired(now))))
 
     async def count(self) -> int:
         return await self._call(lambda s: s.count(qe.CountRequest(exact=True)), offload=False)

@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Awaitable, Sequence
-from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from qdrant_client import AsyncQdrantClient, models
 
-from pipelines.ports import (
-    DualSearchResult,
-    IndexedDocument,
-    IndexPoint,
-    SearchHit,
-    StoreUnavailable,
-)
+from pipelines.ports import IndexPoint, StoreUnavailable
 from service.adapters.vector import filters as vf
 from service.adapters.vector.filters import IndexLocked
+from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
 
-T = TypeVar("T")
 _SCROLL_PAGE = 1024
 _UPSERT_BATCH = 256
 
@@ -46,7 +39,7 @@ def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.Integ
     return models.PayloadSchemaType.KEYWORD
 
 
-class QdrantServerIndex:
+class QdrantServerIndex(QdrantIndexBase):
     """Build with `await QdrantServerIndex.connect(url=..., dimension=...)`."""
 
     def __init__(self, client: AsyncQdrantClient, collection: str, dimension: int) -> None:
@@ -93,7 +86,7 @@ class QdrantServerIndex:
                 )
 
     @staticmethod
-    async def _guard(call: Awaitable[T]) -> T:
+    async def _guard[T](call: Awaitable[T]) -> T:
         try:
             return await call
         except Exception as exc:
@@ -112,71 +105,32 @@ class QdrantServerIndex:
             batch = stored[start : start + _UPSERT_BATCH]
             await self._guard(self._client.upsert(self.collection, points=batch, wait=True))
 
-    async def dual_search(
-        self,
-        vector: Sequence[float],
-        *,
-        user_id: str,
-        now: datetime,
-        core_limit: int = 15,
-        personal_limit: int = 5,
-    ) -> DualSearchResult:
-        query = vf.check_vector(vector, self.dimension)
-        wanted = [
-            (vf.core_children(), core_limit),
-            (vf.personal_children(user_id, now), personal_limit),
-        ]
+    async def _search_batch(
+        self, query: list[float], searches: list[Search]
+    ) -> list[list[models.ScoredPoint]]:
         requests = [
             models.QueryRequest(query=query, filter=_filter(conds), limit=limit, with_payload=True)
-            for conds, limit in wanted
-            if limit > 0
+            for conds, limit in searches
         ]
-        if not requests:
-            return DualSearchResult(core=[], personal=[])
-        responses = iter(
-            await self._guard(self._client.query_batch_points(self.collection, requests=requests))
+        responses = await self._guard(
+            self._client.query_batch_points(self.collection, requests=requests)
         )
-        core, personal = [
-            self._hits(next(responses).points) if lim > 0 else [] for _, lim in wanted
-        ]
-        return DualSearchResult(core=core, personal=personal)
+        return [response.points for response in responses]
 
-    @staticmethod
-    def _hits(points: list[models.ScoredPoint]) -> list[SearchHit]:
-        hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
-        return sorted(hits, key=lambda h: -h.score)
-
-    async def core_documents(self) -> dict[str, IndexedDocument]:
-        found: dict[str, IndexedDocument] = {}
-        offset: Any = None
-        core = _filter(vf.core_points())
-        while True:
-            page, offset = await self._guard(
-                self._client.scroll(
-                    self.collection,
-                    scroll_filter=core,
-                    limit=_SCROLL_PAGE,
-                    offset=offset,
-                    with_payload=vf.CORE_DOC_FIELDS,
-                )
+    async def _core_page(self, offset: Any) -> tuple[list[models.Record], Any]:
+        return await self._guard(
+            self._client.scroll(
+                self.collection,
+                scroll_filter=_filter(vf.core_points()),
+                limit=_SCROLL_PAGE,
+                offset=offset,
+                with_payload=vf.CORE_DOC_FIELDS,
             )
-            for record in page:
-                vf.note_core_document(found, record.payload)
-            if offset is None:
-                return found
+        )
 
     async def _delete(self, conditions: list[vf.Condition]) -> None:
         selector = models.FilterSelector(filter=_filter(conditions))
         await self._guard(self._client.delete(self.collection, points_selector=selector, wait=True))
-
-    async def delete_document(self, doc_id: str) -> None:
-        await self._delete(vf.core_document(doc_id))
-
-    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
-        await self._delete(vf.temporary_document(doc_id, user_id))
-
-    async def delete_expired(self, now: datetime) -> None:
-        await self._delete(vf.expired(now))
 
     async def count(self) -> int:
         result = await self._guard(self._client.count(self.collection, exact=True))

@@ -1,0 +1,99 @@
+"""What both Qdrant adapters do the same way, on top of three SDK-specific steps.
+
+The port's searches, scrolls and deletes are written here once, in terms of `Condition`s
+(service/adapters/vector/filters.py). Each adapter provides only the round trips, in its SDK's
+types: `_search_batch` (several filtered searches in one request), `_core_page` (one scroll
+page of core points) and `_delete` (the points matching a filter)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from pipelines.ports import DualSearchResult, IndexedDocument, SearchHit
+from service.adapters.vector import filters as vf
+
+Search = tuple[list[vf.Condition], int]  # one search of a batch: its filter and its limit
+
+
+class StoredPoint(Protocol):
+    """A point as either SDK returns it (Qdrant Edge's and qdrant-client's share these)."""
+
+    @property
+    def payload(self) -> Mapping[str, Any] | None: ...
+
+
+class ScoredPoint(StoredPoint, Protocol):
+    @property
+    def id(self) -> Any: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+class QdrantIndexBase(ABC):
+    """The VectorIndex methods both adapters share (see the module docstring)."""
+
+    dimension: int
+
+    @abstractmethod
+    async def _search_batch(
+        self, query: list[float], searches: list[Search]
+    ) -> Sequence[Sequence[ScoredPoint]]:
+        """One round trip: the points each search found, searches in order."""
+
+    @abstractmethod
+    async def _core_page(self, offset: Any) -> tuple[Sequence[StoredPoint], Any]:
+        """One page of core points from `offset` (None: the first), with CORE_DOC_FIELDS as
+        payload, and the offset of the next page (None: this was the last)."""
+
+    @abstractmethod
+    async def _delete(self, conditions: list[vf.Condition]) -> None:
+        """Removes every point matching all of `conditions`."""
+
+    async def dual_search(
+        self,
+        vector: Sequence[float],
+        *,
+        user_id: str,
+        now: datetime,
+        core_limit: int = 15,
+        personal_limit: int = 5,
+    ) -> DualSearchResult:
+        query = vf.check_vector(vector, self.dimension)
+        wanted = [
+            (vf.core_children(), core_limit),
+            (vf.personal_children(user_id, now), personal_limit),
+        ]
+        searches = [(conditions, limit) for conditions, limit in wanted if limit > 0]
+        if not searches:
+            return DualSearchResult(core=[], personal=[])
+        results = iter(await self._search_batch(query, searches))
+        core, personal = [_hits(next(results)) if limit > 0 else [] for _, limit in wanted]
+        return DualSearchResult(core=core, personal=personal)
+
+    async def core_documents(self) -> dict[str, IndexedDocument]:
+        found: dict[str, IndexedDocument] = {}
+        offset: Any = None
+        while True:
+            page, offset = await self._core_page(offset)
+            for record in page:
+                vf.note_core_document(found, record.payload)
+            if offset is None:
+                return found
+
+    async def delete_document(self, doc_id: str) -> None:
+        await self._delete(vf.core_document(doc_id))
+
+    async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
+        await self._delete(vf.temporary_document(doc_id, user_id))
+
+    async def delete_expired(self, now: datetime) -> None:
+        await self._delete(vf.expired(now))
+
+
+def _hits(points: Sequence[ScoredPoint]) -> list[SearchHit]:
+    hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]
+    return sorted(hits, key=lambda h: -h.score)
