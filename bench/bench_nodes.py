@@ -55,6 +55,8 @@ from pipelines.nodes.generate import generate  # noqa: E402
 from pipelines.nodes.post_process import post_process  # noqa: E402
 from pipelines.nodes.retrieve import retrieve  # noqa: E402
 from pipelines.ports import Embedder, IndexPoint, Message  # noqa: E402
+from pipelines.state import ChatTurn  # noqa: E402
+from pipelines.tracing import new_trace_id  # noqa: E402
 
 USERS = 20
 QUESTIONS = [
@@ -211,7 +213,9 @@ async def bench_size(
                 user = f"u-bench-{n % USERS}"
                 await one_request(question, user, deps, runtime, samples, spans)
                 started = time.perf_counter()
-                await container.pipeline.answer(question, user_id=user, user_name="Asha Rao")
+                pipeline = container.chat.pipeline
+                verdict = pipeline.classify(question)
+                await pipeline.answer(question, verdict, user_id=user, user_name="Asha Rao")
                 samples.add("pipeline.answer (graph)", (time.perf_counter() - started) * 1000)
                 if n < len(QUESTIONS):  # the first round is the warm-up
                     samples.by_name.clear()
@@ -231,12 +235,9 @@ async def one_request(
             user, since=since, limit=deps.config.history_window
         )
         samples.add("history (runner)", (time.perf_counter() - started) * 1000)
-        state: dict[str, Any] = {
-            "query": question,
-            "user_id": user,
-            "user_name": "Asha Rao",
-            "chat_history": [Message(r.role, r.content) for r in records],
-        }
+        history = tuple(Message(r.role, r.content) for r in records)
+        turn = ChatTurn(question, user, "Asha Rao", new_trace_id(), started, history=history)
+        state: dict[str, Any] = {"turn": turn}  # no verdict: the classify node makes it
         total = (time.perf_counter() - started) * 1000
         for name, node in NODES:
             started = time.perf_counter()
@@ -244,7 +245,7 @@ async def one_request(
             ms = (time.perf_counter() - started) * 1000
             samples.add(name, ms)
             total += ms
-    samples.add(f"mode {state.get('mode')}", 0.0)  # counted, not timed
+    samples.add(f"mode {state['answer'].mode}", 0.0)  # counted, not timed
     retrieve_ms = samples.by_name["retrieve"][-1]
     parts = ("  retrieve.mask", "  retrieve.embed", "  retrieve.search")
     known = sum(

@@ -45,3 +45,8 @@ def build_graph() -> StateGraph[PipelineState, PipelineDeps, PipelineState, Pipe
     graph.add_edge("generate", "post_process")
     graph.add_edge("post_process", END)
     return graph
+
+
+def mermaid() -> str:
+    """The compiled graph drawn by LangGraph as Mermaid (the README's flow diagram)."""
+    return build_graph().compile().get_graph().draw_mermaid()

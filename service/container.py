@@ -14,8 +14,7 @@ from typing import Any
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.ports import Store
-from service.auth.passwords import Passwords
-from service.auth.throttle import AuthThrottle
+from service.auth.accounts import AccountService
 from service.auth.tokens import TokenService
 from service.chat import ChatService
 from service.documents.service import DocumentService
@@ -40,12 +39,11 @@ class Container:
     deps: PipelineDeps  # metered ports, as the pipeline sees them
     chat: ChatService
     documents: DocumentService
+    accounts: AccountService  # register and log in; its `throttle` guards both
     store: Store  # metered, through the history outbox: users, documents, history
     replay_outbox: Callable[[], Awaitable[int]]  # stores turns queued while the store was down
-    tokens: TokenService
-    passwords: Passwords
+    tokens: TokenService  # verifies every request's bearer token
     limiter: SlidingWindowLimiter
-    auth_throttle: AuthThrottle  # register and login (service/auth/throttle.py)
     probes: dict[str, Probe]
     closers: list[tuple[str, Closer]] = field(default_factory=list)
     closed: bool = False

@@ -20,6 +20,7 @@ from pipelines.state import Classification
 from prompts import PromptBook
 from service.adapters.embedding.caching_embedder import CachingEmbedder
 from service.adapters.store.history_outbox import OutboxChatStore
+from service.auth.accounts import AccountService
 from service.auth.passwords import Passwords
 from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
@@ -151,17 +152,25 @@ async def build_container(
             clock=lambda: deps.clock(),
             limits=DocumentLimits.from_settings(settings),
         )
+        tokens = token_service(settings)
+        accounts = AccountService(
+            metered_store,
+            passwords or Passwords(),
+            tokens,
+            auth_throttle(settings),
+            local_accounts=settings.local_accounts,
+            allow_signup=settings.allow_signup,
+        )
         return Container(
             settings=settings,
             deps=deps,
             chat=chat,
             documents=documents,
+            accounts=accounts,
             store=metered_store,
             replay_outbox=lambda: replay_outbox(outbox),
-            tokens=token_service(settings),
-            passwords=passwords or Passwords(),
+            tokens=tokens,
             limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),
-            auth_throttle=auth_throttle(settings),
             probes=probes(embedder, index, store, chat_model),
             closers=closers,
         )
