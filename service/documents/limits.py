@@ -30,6 +30,7 @@ DEFAULT_MAX_CHUNKS = 1000  # children per upload (~330 KB of text, ~45 s of ONNX
 DEFAULT_MAX_PDF_PAGES = 500  # pages a PDF upload may have (WARDEN_MAX_UPLOAD_PAGES, if declared)
 DEFAULT_MAX_XML_BYTES = 20 * 1024 * 1024  # a DOCX's main XML, uncompressed: an absolute cap
 DEFAULT_PARSE_SECONDS = 20.0  # wall-time backstop per upload parse; the budgets bind first
+MULTIPART_ENVELOPE_BYTES = 1024  # boundaries and part headers around the file
 EXPANSION_FACTOR = 16  # a DOCX archive may inflate to 16x the upload cap, no more (zip bombs)
 
 
@@ -52,6 +53,11 @@ class DocumentLimits:
             max_chunks=settings.max_upload_chunks,
             max_pdf_pages=settings.max_upload_pages,
         )
+
+    @property
+    def max_request_bytes(self) -> int:
+        """The multipart body an upload of the largest allowed file may take."""
+        return self.max_upload_bytes + MULTIPART_ENVELOPE_BYTES
 
     @property
     def max_expanded_bytes(self) -> int:

@@ -25,7 +25,6 @@ from service.errors import ServiceError, responses
 from service.http.deps import CurrentUser, DocumentsDep, RateLimitedUser
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
-ENVELOPE = 1024  # bytes of multipart boundaries and part headers around the file
 _MULTIPART_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -62,13 +61,14 @@ class DocumentOut(BaseModel):
 
 def refuse_declared_oversize(request: Request, documents: DocumentsDep) -> None:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > documents.limits.max_upload_bytes + ENVELOPE:
+    if declared.isdigit() and int(declared) > documents.limits.max_request_bytes:
         raise documents.limits.too_large()
 
 
 async def read_upload(request: Request, limits: DocumentLimits) -> tuple[bytes, str | None]:
-    """The `file` part's bytes and client-given name, read under the cap."""
-    cap, received = limits.max_upload_bytes + ENVELOPE, 0
+    """The `file` part's bytes (at most one byte over the cap: DocumentService refuses it)
+    and client-given name, read under the request cap."""
+    cap, received = limits.max_request_bytes, 0
 
     async def capped_receive() -> Message:
         nonlocal received
@@ -93,10 +93,7 @@ async def read_upload(request: Request, limits: DocumentLimits) -> tuple[bytes, 
             raise ServiceError(
                 "missing_file", "Send the document as multipart/form-data field 'file'.", 422
             )
-        data = await upload.read(limits.max_upload_bytes + 1)
-        if len(data) > limits.max_upload_bytes:
-            raise limits.too_large()
-        return data, upload.filename
+        return await upload.read(limits.max_upload_bytes + 1), upload.filename
     finally:
         await form.close()
 
