@@ -89,7 +89,7 @@ _FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 _PLACEHOLDERS = {"<extra>", "<key>", "[key]"}
 
 
-def _safe_location(loc: tuple[Any, ...], error_type: str) -> list[str | int]:
+def safe_location(loc: tuple[Any, ...], error_type: str) -> list[str | int]:
     """`loc` with every part the client chose as a key replaced: an unknown key (extra_forbidden)
     becomes "<extra>", a dict key (before "[key]", or not shaped like a field name) "<key>"."""
     parts: list[str | int] = [part if isinstance(part, int) else str(part) for part in loc]
@@ -112,7 +112,7 @@ async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
     # Only where and what: `input` and `ctx` can carry the submitted value, so they are dropped.
     fields = [
         {
-            "loc": _safe_location(tuple(p.get("loc", ())), str(p.get("type", ""))),
+            "loc": safe_location(tuple(p.get("loc", ())), str(p.get("type", ""))),
             "msg": str(p.get("msg", "invalid")),
         }
         for p in problems

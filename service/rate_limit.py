@@ -48,6 +48,10 @@ class SlidingWindowLimiter:
             self.wait(key)  # drops hits that left the window
             self._hits[key].append(self._clock())
 
+    def tracked_keys(self) -> frozenset[str]:
+        """The keys this limiter holds in memory now (idle ones stay until the next sweep)."""
+        return frozenset(self._hits)
+
     def _sweep(self, now: float) -> None:
         """Forgets idle users once a window, so memory follows active users only."""
         if now - self._last_sweep < WINDOW_S:

@@ -55,7 +55,7 @@ def _no_wait_throttle(kit: Kit, delays: list[float]) -> None:
     async def record(seconds: float) -> None:
         delays.append(seconds)
 
-    kit.container.auth_throttle = AuthThrottle(
+    kit.container.accounts.throttle = AuthThrottle(
         requests_per_ip=1000, failures_per_ip=3, failures_per_account=3, sleep=record
     )
 
@@ -230,8 +230,8 @@ async def test_an_overlong_username_is_422_and_never_kept(kit: Kit) -> None:
 
     assert response.status_code == 422
     assert response.json()["error"] == "invalid_request"
-    throttle = kit.container.auth_throttle
-    keys = [*throttle.ip_failures._hits, *throttle.account_failures._hits]
+    throttle = kit.container.accounts.throttle
+    keys = [*throttle.ip_failures.tracked_keys(), *throttle.account_failures.tracked_keys()]
     assert keys and all(len(key) <= 64 and "@" not in key for key in keys)
 
 
@@ -254,18 +254,18 @@ async def test_unknown_json_keys_are_not_echoed_in_error_locations(kit: Kit) -> 
 
 
 def test_dict_keys_in_error_locations_are_replaced() -> None:
-    from service.errors import _safe_location
+    from service.errors import safe_location
 
-    assert _safe_location(("body", "tags", "asha@x.org", "[key]"), "string_type") == [
+    assert safe_location(("body", "tags", "asha@x.org", "[key]"), "string_type") == [
         "body",
         "tags",
         "<key>",
         "[key]",
     ]
-    assert _safe_location(("body", "meta", "Asha Rao", 0), "int_parsing") == [
+    assert safe_location(("body", "meta", "Asha Rao", 0), "int_parsing") == [
         "body",
         "meta",
         "<key>",
         0,
     ]
-    assert _safe_location(("body", "message"), "string_too_long") == ["body", "message"]
+    assert safe_location(("body", "message"), "string_too_long") == ["body", "message"]

@@ -4,8 +4,9 @@ Implementations:
 - fake: tests.fakes.store.FakeStore
 - mongoeco-inprocess: open_embedded_store(tmp, "inprocess"), mongoeco's own async client
 - mongoeco-wire: open_embedded_store(tmp, "wire"), PyMongo to a wire server on this loop
-- pymongo-kit: PyMongo's AsyncMongoClient to mongoeco's pytest-kit server (own thread and
-  loop, SQLite), client built with tz_aware=False to show naive BSON dates are normalised.
+- pymongo-thread: PyMongo's AsyncMongoClient to a mongoeco wire server in its own thread and
+  loop (tests.wire_server, SQLite), client built with tz_aware=False (PyMongo's default) to
+  show naive BSON dates are normalised.
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mongoeco._pytest_runtime import ProxyThread  # the runtime behind mongoeco's pytest kit
 from pymongo import AsyncMongoClient
 
 from pipelines.ports import AlreadyExists, Store, StoreUnavailable
 from service.adapters.store.mongo_open import EmbeddedMode, open_embedded_store
 from service.adapters.store.mongo_store import MongoStore
 from tests.fakes.store import FakeStore, make_document, make_turn, make_user, utc_now
+from tests.wire_server import WireServerThread
 
-KINDS = ["fake", "mongoeco-inprocess", "mongoeco-wire", "pymongo-kit"]
+KINDS = ["fake", "mongoeco-inprocess", "mongoeco-wire", "pymongo-thread"]
 
 
 @dataclass
@@ -34,7 +35,7 @@ class Opened:
     kind: str
     store: Store
     # What "the store is down" means for this kind: the fake is told to fail, an embedded
-    # store (nothing runs outside it) is closed, the pytest-kit server is stopped.
+    # store (nothing runs outside it) is closed, the wire server thread is stopped.
     go_down: Callable[[], Awaitable[None]]
 
 
@@ -54,7 +55,7 @@ async def opened(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
         yield Opened(kind, embedded, embedded.close)
         await embedded.close()
         return
-    server = ProxyThread("sqlite", tmp_path, "7.0", "auto-installed")
+    server = WireServerThread(tmp_path)
     uri = await asyncio.to_thread(server.start)
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(uri, serverSelectionTimeoutMS=3000)
     wired = MongoStore(client["warden"], on_close=client.close)
@@ -208,7 +209,7 @@ async def test_ping_answers_while_up_and_raises_once_down(
             )
         )
     store = opened.store
-    assert await store.ping() is None
+    await store.ping()  # answers while up: no exception
     await store.create_user(make_user())  # and the store serves after a ping
     assert (await store.user_by_email("asha.rao@example.com")).id == "u-1"  # type: ignore[union-attr]
     await opened.go_down()

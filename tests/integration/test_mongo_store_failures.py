@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mongoeco._pytest_runtime import ProxyThread  # the runtime behind mongoeco's pytest kit
 from pymongo import AsyncMongoClient
 
 from pipelines.ports import AlreadyExists, StoreUnavailable
@@ -19,6 +18,7 @@ from service.adapters.store.mongo_open import (
 )
 from service.adapters.store.mongo_store import MongoStore
 from tests.fakes.store import make_turn, make_user, utc_now
+from tests.wire_server import WireServerThread
 
 
 def _closed_port() -> int:
@@ -48,7 +48,7 @@ async def test_unreachable_server_is_store_unavailable() -> None:
 
 
 async def test_a_failing_driver_call_is_store_unavailable(tmp_path: Path) -> None:
-    server = ProxyThread("sqlite", tmp_path, "7.0", "auto-installed")
+    server = WireServerThread(tmp_path)
     uri = await asyncio.to_thread(server.start)
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(uri, serverSelectionTimeoutMS=200)
     store = MongoStore(client["warden"], on_close=client.close)
@@ -77,7 +77,7 @@ async def test_a_store_opened_while_down_reports_it_and_indexes_later(tmp_path: 
         await down.ping()
     await down.close()
 
-    server = ProxyThread("sqlite", tmp_path, "7.0", "auto-installed")
+    server = WireServerThread(tmp_path)
     uri = await asyncio.to_thread(server.start)
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(uri, serverSelectionTimeoutMS=3000)
     late = MongoStore(client["warden"], on_close=client.close)  # no ensure_indexes() call

@@ -103,7 +103,7 @@ def test_groups_respect_size_and_token_budget(
     lengths: list[int], expected: list[list[int]]
 ) -> None:
     grouper = OnnxMiniLmEmbedder(batch_size=3, max_batch_tokens=100, max_length_ratio=100.0)
-    assert grouper._groups(lengths) == expected
+    assert grouper.groups(lengths) == expected
 
 
 @pytest.mark.parametrize(
@@ -118,4 +118,4 @@ def test_groups_cut_where_padding_would_stretch_a_text_too_far(
     lengths: list[int], expected: list[list[int]]
 ) -> None:
     grouper = OnnxMiniLmEmbedder(max_length_ratio=1.3, length_slack=8)
-    assert grouper._groups(lengths) == expected
+    assert grouper.groups(lengths) == expected

@@ -45,7 +45,7 @@ def test_limit_zero_is_off_and_idle_users_are_forgotten() -> None:
         limiter.check(f"user-{user}")
     clock.now += 61
     limiter.check("someone")
-    assert set(limiter._hits) == {"someone"}
+    assert limiter.tracked_keys() == {"someone"}
 
 
 class CountingHasher(PasswordHasher):

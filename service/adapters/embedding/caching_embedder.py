@@ -45,6 +45,10 @@ class CachingEmbedder:
     def __len__(self) -> int:
         return len(self._vectors)
 
+    def cached_keys(self) -> list[bytes]:
+        """The cache's keys (kind tag + text digest), least recently used first."""
+        return list(self._vectors)
+
     def _get(self, key: bytes) -> list[float] | None:
         vector = self._vectors.get(key)
         if vector is None:
