@@ -7,6 +7,7 @@ a later stage reads what an earlier one produced and never recomputes it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
@@ -65,6 +66,9 @@ class Retrieval:
     matched_children: tuple[tuple[str, ...], ...] = ()  # per parent: its children hit, best first
     sources: tuple[Source, ...] = ()
     confidence: float = 0.0  # top dense score x 100
+    # named retrieval signals for the answer gate: dense_top (best cosine), dense_second
+    # (the best cosine of the second parent), ...; a gate treats a missing name as 0
+    signals: Mapping[str, float] = field(default_factory=dict)
     error: str | None = None  # pii_detector_unavailable, retrieval_unavailable
 
     @property

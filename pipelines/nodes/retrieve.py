@@ -82,4 +82,8 @@ async def _retrieval(turn: ChatTurn, deps: PipelineDeps) -> Retrieval:
         matched_children=_matched_children(best, hits),
         sources=tuple(to_source(hit, preview_chars=config.preview_chars) for hit in best),
         confidence=confidence_from_score(top_score(hits)),
+        signals={
+            "dense_top": best[0].score if best else 0.0,
+            "dense_second": best[1].score if len(best) > 1 else 0.0,
+        },
     )
