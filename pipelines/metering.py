@@ -78,11 +78,11 @@ class MeteredVectorIndex(VectorIndex):
         await self._inner.upsert(points)
 
     async def dual_search(
-        self, vector: Sequence[float], *, user_id: str, now: datetime, **limits: int
+        self, vector: Sequence[float], *, user_id: str, now: datetime, **options: Any
     ) -> DualSearchResult:
-        """`limits`: core_limit, personal_limit (their defaults are the port's)."""
+        """`options`: core_limit, personal_limit, sparse (their defaults are the port's)."""
         record("vector")
-        return await self._inner.dual_search(vector, user_id=user_id, now=now, **limits)
+        return await self._inner.dual_search(vector, user_id=user_id, now=now, **options)
 
     async def core_documents(self) -> dict[str, IndexedDocument]:
         record("vector")

@@ -3,6 +3,7 @@ plain records they carry. Adapters (service/adapters/) implement them; fakes in 
 
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
+from pipelines.ports.sparse import SparseVector
 from pipelines.ports.store import (
     AlreadyExists,
     ChatRecord,
@@ -16,6 +17,8 @@ from pipelines.ports.store import (
 )
 from pipelines.ports.tracing import CallCounts, Source, Tracer
 from pipelines.ports.vector import (
+    INDEX_LAYOUT,
+    LAYOUT_KEY,
     DualSearchResult,
     Embedder,
     IndexedDocument,
@@ -25,6 +28,8 @@ from pipelines.ports.vector import (
 )
 
 __all__ = [
+    "INDEX_LAYOUT",
+    "LAYOUT_KEY",
     "AlreadyExists",
     "CallCounts",
     "ChatModel",
@@ -44,6 +49,7 @@ __all__ = [
     "Role",
     "SearchHit",
     "Source",
+    "SparseVector",
     "Store",
     "StoreUnavailable",
     "Tracer",

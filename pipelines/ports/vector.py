@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
+
+from pipelines.ports.sparse import SparseVector
 
 
 @runtime_checkable
@@ -29,19 +31,24 @@ class IndexPoint:
     id: str
     vector: Sequence[float]
     payload: Mapping[str, Any]
+    sparse: SparseVector | None = None  # pipelines.ports.sparse.encode_document of its text
 
 
 @dataclass(frozen=True)
 class SearchHit:
     id: str
-    score: float  # cosine similarity, higher is closer
+    score: float  # dense: cosine similarity; sparse: BM25 (IDF x saturated tf); higher is closer
     payload: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
 class DualSearchResult:
+    """Dense hits of both scopes, and (when a sparse query was given) the sparse hits."""
+
     core: list[SearchHit]
     personal: list[SearchHit]
+    core_sparse: list[SearchHit] = field(default_factory=list)
+    personal_sparse: list[SearchHit] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,13 @@ class IndexedDocument:
 
     content_hash: str
     source_root: str | None = None  # the folder `warden ingest` found it in; None for older data
+    layout: int = 0  # INDEX_LAYOUT it was indexed with (0: before layouts were recorded)
+
+
+# Bumped when what is indexed for a child changes (v1: contextual header + sparse vector), so
+# `warden ingest` re-indexes documents written by older code instead of skipping them.
+INDEX_LAYOUT = 1
+LAYOUT_KEY = "index_layout"
 
 
 @runtime_checkable
@@ -66,10 +80,13 @@ class VectorIndex(Protocol):
         now: datetime,
         core_limit: int = 15,
         personal_limit: int = 5,
+        sparse: SparseVector | None = None,
     ) -> DualSearchResult:
         """Core children (`is_temporary` false) and this user's unexpired temporary children.
 
-        One round trip to the index; `user_id` is mandatory and goes into the filter.
+        One round trip to the index; `user_id` is mandatory and goes into the filter. With a
+        non-empty `sparse` query the same request also runs both searches on the sparse vectors
+        (IDF applied by the index over all its points), with the same filters and limits.
         """
         ...
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,9 +15,17 @@ from typing import Any
 
 import pytest
 import qdrant_edge as qe
-from qdrant_client import AsyncQdrantClient
+from qdrant_client import AsyncQdrantClient, models
 
-from pipelines.ports import IndexedDocument, IndexPoint, StoreUnavailable, VectorIndex
+from pipelines.ports import (
+    INDEX_LAYOUT,
+    LAYOUT_KEY,
+    IndexedDocument,
+    IndexPoint,
+    SparseVector,
+    StoreUnavailable,
+    VectorIndex,
+)
 from service.adapters.vector.qdrant_edge import IndexLocked, QdrantEdgeIndex
 from service.adapters.vector.qdrant_server import QdrantServerIndex
 from tests.fakes.vector_index import FakeVectorIndex
@@ -30,7 +40,13 @@ def vec(*head: float) -> list[float]:
     return [*head, *[0.0] * (DIM - len(head))]
 
 
-def point(pid: str, vector: list[float], doc: str = "doc-a", **extra: Any) -> IndexPoint:
+def point(
+    pid: str,
+    vector: list[float],
+    doc: str = "doc-a",
+    sparse: SparseVector | None = None,
+    **extra: Any,
+) -> IndexPoint:
     payload: dict[str, Any] = {
         "chunk_type": "child",
         "parent_id": f"{doc}:p0",
@@ -44,12 +60,19 @@ def point(pid: str, vector: list[float], doc: str = "doc-a", **extra: Any) -> In
         "expires_at": None,
         "content_hash": f"hash-{doc}",
     }
-    return IndexPoint(pid, vector, payload | extra)
+    return IndexPoint(pid, vector, payload | extra, sparse)
 
 
-def temp(pid: str, vector: list[float], user: str, doc: str = "up-1", **extra: Any) -> IndexPoint:
+def temp(
+    pid: str,
+    vector: list[float],
+    user: str,
+    doc: str = "up-1",
+    sparse: SparseVector | None = None,
+    **extra: Any,
+) -> IndexPoint:
     fields: dict[str, Any] = {"is_temporary": True, "uploaded_by": user, "expires_at": LATER}
-    return point(pid, vector, doc, **(fields | extra))
+    return point(pid, vector, doc, sparse, **(fields | extra))
 
 
 async def open_index(kind: str, folder: Path) -> VectorIndex:
@@ -298,5 +321,140 @@ async def test_dual_search_is_one_round_trip(kind: str, engine_call: str, tmp_pa
         found = await idx.dual_search(vec(1), user_id="alice", now=NOW)
         assert (ids(found.core), ids(found.personal)) == (["c1"], ["t1"])
         assert engine.calls == [engine_call]  # core and personal in one batched query
+    finally:
+        await idx.close()
+
+
+# ---------------------------------------------------------------- hybrid (sparse) search
+
+
+def bm25_idf(total: int, having: int) -> float:
+    """Qdrant's IDF modifier: N = points with a sparse vector, n = those with the term."""
+    return math.log(1 + (total - having + 0.5) / (having + 0.5))
+
+
+def terms(*weights: tuple[int, float]) -> SparseVector:
+    return SparseVector(tuple(i for i, _ in weights), tuple(v for _, v in weights))
+
+
+async def test_sparse_search_scores_bm25_with_idf_beside_dense(index: VectorIndex) -> None:
+    await index.upsert(
+        [
+            point("common", vec(1), "a", sparse=terms((1, 2.0))),
+            point("rare", vec(0, 1), "b", sparse=terms((1, 1.0), (7, 1.0))),
+            point("other", vec(0, 0, 1), "c", sparse=terms((3, 1.0))),
+            point("dense-only", vec(1, 0.1), "d"),  # older data: found by dense search only
+        ]
+    )
+    found = await index.dual_search(
+        vec(1), user_id="alice", now=NOW, sparse=terms((1, 1.0), (7, 1.0))
+    )
+    assert ids(found.core)[:2] == ["common", "dense-only"]  # dense untouched
+    assert found.core[0].score == pytest.approx(1.0, abs=1e-5)
+    assert ids(found.core_sparse) == ["rare", "common"]  # the rare term outweighs tf 2
+    rare = bm25_idf(3, 2) + bm25_idf(3, 1)
+    assert [h.score for h in found.core_sparse] == pytest.approx(
+        [rare, 2 * bm25_idf(3, 2)], rel=1e-4
+    )
+    assert found.core_sparse[0].payload["doc_id"] == "b" and found.personal_sparse == []
+    plain = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert plain.core_sparse == [] and plain.personal_sparse == []
+    empty = await index.dual_search(vec(1), user_id="alice", now=NOW, sparse=SparseVector())
+    assert empty.core_sparse == [] and ids(empty.core) == ids(found.core)
+
+
+async def test_sparse_search_keeps_tenants_scopes_expiry_and_limits(index: VectorIndex) -> None:
+    word = terms((5, 1.0))
+    await index.upsert(
+        [point(f"c{i}", vec(1), sparse=terms((5, 1.0 + i / 10))) for i in range(18)]
+        + [
+            temp("a1", vec(1), "alice", sparse=word),
+            temp("gone", vec(1), "alice", expires_at=NOW_S, sparse=word),
+            temp("b1", vec(1), "bob", sparse=word),
+            point("p1", vec(1), chunk_type="parent", sparse=word),
+        ]
+    )
+    alice = await index.dual_search(vec(1), user_id="alice", now=NOW, sparse=word)
+    assert ids(alice.personal_sparse) == ["a1"]
+    assert ids(alice.core_sparse) == [f"c{i}" for i in range(17, 2, -1)]  # limit 15, best first
+    bob = await index.dual_search(
+        vec(1), user_id="bob", now=NOW, sparse=word, core_limit=2, personal_limit=0
+    )
+    assert ids(bob.core_sparse) == ["c17", "c16"] and bob.personal_sparse == []
+
+
+async def test_sparse_vectors_are_replaced_and_deleted_with_their_points(
+    index: VectorIndex,
+) -> None:
+    await index.upsert([point("x", vec(1), sparse=terms((1, 1.0))), point("y", vec(1), "b")])
+    await index.upsert([point("x", vec(1), sparse=terms((2, 1.0)))])
+    first = await index.dual_search(vec(1), user_id="u", now=NOW, sparse=terms((1, 1.0)))
+    second = await index.dual_search(vec(1), user_id="u", now=NOW, sparse=terms((2, 1.0)))
+    assert first.core_sparse == [] and ids(second.core_sparse) == ["x"]
+    await index.delete_document("doc-a")
+    gone = await index.dual_search(vec(1), user_id="u", now=NOW, sparse=terms((2, 1.0)))
+    assert gone.core_sparse == [] and ids(gone.core) == ["y"]
+
+
+async def test_core_documents_report_the_index_layout(index: VectorIndex) -> None:
+    await index.upsert(
+        [point("n1", vec(1), "new", **{LAYOUT_KEY: INDEX_LAYOUT}), point("o1", vec(1), "old")]
+    )
+    found = await index.core_documents()
+    assert found["new"].layout == INDEX_LAYOUT and found["old"].layout == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "engine_call"), [("edge", "query_batch"), ("server-path", "query_batch_points")]
+)
+async def test_hybrid_dual_search_is_one_round_trip(
+    kind: str, engine_call: str, tmp_path: Path
+) -> None:
+    idx, engine = await open_counted(kind, tmp_path)
+    try:
+        await idx.upsert([point("c2", vec(0, 1), sparse=terms((4, 1.0)))])
+        engine.calls.clear()
+        found = await idx.dual_search(vec(1), user_id="alice", now=NOW, sparse=terms((4, 1.0)))
+        assert ids(found.core_sparse) == ["c2"] and ids(found.personal) == ["t1"]
+        assert engine.calls == [engine_call]  # four searches, one batched query
+    finally:
+        await idx.close()
+
+
+async def test_an_edge_shard_from_before_hybrid_search_is_migrated_on_open(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "edge"
+    old = qe.EdgeShard.create(
+        str(folder), qe.EdgeConfig(vectors=qe.EdgeVectorParams(DIM, qe.Distance.Cosine))
+    )
+    legacy = point("c1", vec(1), "old.md")
+    stored = {**legacy.payload, "point_id": "c1", "scope": "core"}
+    old.update(qe.UpdateOperation.upsert_points([qe.Point(str(uuid.uuid4()), vec(1), stored)]))
+    old.close()
+    idx = QdrantEdgeIndex.open(folder, DIM)
+    try:
+        assert await idx.core_documents() == {"old.md": IndexedDocument("hash-old.md")}
+        await idx.upsert([point("c2", vec(0, 1), "new.md", sparse=terms((9, 1.0)))])
+        found = await idx.dual_search(vec(1), user_id="u", now=NOW, sparse=terms((9, 1.0)))
+        assert ids(found.core) == ["c1", "c2"] and ids(found.core_sparse) == ["c2"]
+    finally:
+        await idx.close()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == [".warden.lock"]
+
+
+async def test_a_server_collection_from_before_hybrid_search_serves_dense_only(
+    tmp_path: Path,
+) -> None:
+    client = AsyncQdrantClient(path=str(tmp_path / "local"))
+    params = models.VectorParams(size=DIM, distance=models.Distance.COSINE)
+    await client.create_collection("warden", vectors_config=params)
+    await client.close()
+    idx = await QdrantServerIndex.connect(dimension=DIM, path=str(tmp_path / "local"))
+    try:
+        assert idx.hybrid is False
+        await idx.upsert([point("c1", vec(1), sparse=terms((9, 1.0)))])
+        found = await idx.dual_search(vec(1), user_id="u", now=NOW, sparse=terms((9, 1.0)))
+        assert ids(found.core) == ["c1"] and found.core_sparse == []
     finally:
         await idx.close()

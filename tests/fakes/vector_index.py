@@ -1,4 +1,8 @@
-"""FakeVectorIndex: an in-memory VectorIndex with exact cosine scores (the reference semantics)."""
+"""FakeVectorIndex: an in-memory VectorIndex with exact cosine scores (the reference semantics).
+
+Sparse search is BM25 as Qdrant's IDF modifier computes it: the dot product of the query and a
+point's sparse vector, each term weighted by `ln(1 + (N - n + 0.5) / (n + 0.5))`, where N counts
+the points that have a sparse vector and n those that have the term (filters do not change N)."""
 
 from __future__ import annotations
 
@@ -8,10 +12,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pipelines.ports import (
+    LAYOUT_KEY,
     DualSearchResult,
     IndexedDocument,
     IndexPoint,
     SearchHit,
+    SparseVector,
     StoreUnavailable,
 )
 
@@ -38,6 +44,16 @@ def _is_personal_child(p: Payload, user_id: str, now_s: float) -> bool:
     )
 
 
+def _idf(points: Sequence[IndexPoint]) -> dict[int, float]:
+    having: dict[int, int] = {}
+    vectors = [p.sparse for p in points if p.sparse]
+    for vector in vectors:
+        for index in vector.indices:
+            having[index] = having.get(index, 0) + 1
+    total = len(vectors)
+    return {i: math.log(1 + (total - n + 0.5) / (n + 0.5)) for i, n in having.items()}
+
+
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
@@ -61,7 +77,8 @@ class FakeVectorIndex:
         for point in points:
             self._check(point.vector)
         for point in points:
-            self.points[point.id] = IndexPoint(point.id, list(point.vector), dict(point.payload))
+            stored = IndexPoint(point.id, list(point.vector), dict(point.payload), point.sparse)
+            self.points[point.id] = stored
 
     async def dual_search(
         self,
@@ -71,25 +88,52 @@ class FakeVectorIndex:
         now: datetime,
         core_limit: int = 15,
         personal_limit: int = 5,
+        sparse: SparseVector | None = None,
     ) -> DualSearchResult:
         if not user_id:
             raise ValueError("dual_search needs a user_id")
         self._check(vector)
         self.searches += 1
         now_s = _epoch(now)
-        core = self._top(vector, _is_core_child, core_limit)
-        personal = self._top(
-            vector, lambda p: _is_personal_child(p, user_id, now_s), personal_limit
+
+        def mine(p: Payload) -> bool:
+            return _is_personal_child(p, user_id, now_s)
+
+        def dense(p: IndexPoint) -> float:
+            return _cosine(vector, p.vector)
+
+        result = DualSearchResult(
+            core=self._top(dense, _is_core_child, core_limit),
+            personal=self._top(dense, mine, personal_limit),
         )
-        return DualSearchResult(core=core, personal=personal)
+        if not sparse:
+            return result
+        idf = _idf(list(self.points.values()))
+        query = dict(zip(sparse.indices, sparse.values, strict=True))
+
+        def bm25(p: IndexPoint) -> float:
+            terms = zip(p.sparse.indices, p.sparse.values, strict=True) if p.sparse else ()
+            return sum(idf[i] * v * query[i] for i, v in terms if i in query)
+
+        def matched(keep: Callable[[Payload], bool]) -> Callable[[IndexPoint], bool]:
+            return lambda p: keep(p.payload) and bm25(p) > 0
+
+        result.core_sparse.extend(self._top(bm25, matched(_is_core_child), core_limit, whole=True))
+        result.personal_sparse.extend(self._top(bm25, matched(mine), personal_limit, whole=True))
+        return result
 
     def _top(
-        self, vector: Sequence[float], keep: Callable[[Payload], bool], limit: int
+        self,
+        score: Callable[[IndexPoint], float],
+        keep: Callable[..., bool],
+        limit: int,
+        *,
+        whole: bool = False,
     ) -> list[SearchHit]:
         hits = [
-            SearchHit(p.id, _cosine(vector, p.vector), dict(p.payload))
+            SearchHit(p.id, score(p), dict(p.payload))
             for p in self.points.values()
-            if keep(p.payload)
+            if keep(p if whole else p.payload)
         ]
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits[: max(limit, 0)]
@@ -99,6 +143,7 @@ class FakeVectorIndex:
             p.payload["doc_id"]: IndexedDocument(
                 content_hash=p.payload.get("content_hash") or "",
                 source_root=p.payload.get("source_root"),
+                layout=p.payload.get(LAYOUT_KEY) or 0,
             )
             for p in self.points.values()
             if p.payload.get("is_temporary") is not True and "doc_id" in p.payload

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pipelines.ports import IndexedDocument, IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import LAYOUT_KEY, IndexedDocument, IndexPoint, SearchHit, StoreUnavailable
 
 POINT_ID_KEY = "point_id"
 SCOPE_KEY = "scope"
@@ -36,7 +36,10 @@ PAYLOAD_INDEXES: dict[str, IndexKind] = {
     "parent_id": "keyword",
     "expires_at": "integer",
 }
-CORE_DOC_FIELDS = ["doc_id", "content_hash", "source_root"]
+CORE_DOC_FIELDS = ["doc_id", "content_hash", "source_root", LAYOUT_KEY]
+SPARSE = "bm25"  # the sparse vector's name (IDF modifier); the dense vector stays unnamed
+# An index created before hybrid search has no sparse vector: it keeps serving dense-only
+# (Edge migrates itself on open, see qdrant_edge.py) and its sparse searches return nothing.
 
 
 class IndexLocked(StoreUnavailable):
@@ -80,9 +83,11 @@ def note_core_document(found: dict[str, IndexedDocument], stored: Mapping[str, A
     stored = stored or {}
     if "doc_id" in stored:
         root = stored.get("source_root")
+        layout = stored.get(LAYOUT_KEY)
         found[stored["doc_id"]] = IndexedDocument(
             content_hash=stored.get("content_hash") or "",
             source_root=root if isinstance(root, str) else None,
+            layout=layout if isinstance(layout, int) and not isinstance(layout, bool) else 0,
         )
 
 

@@ -2,8 +2,13 @@
 
 The port's searches, scrolls and deletes are written here once, in terms of `Condition`s
 (service/adapters/vector/filters.py). Each adapter provides only the round trips, in its SDK's
-types: `_search_batch` (several filtered searches in one request), `_core_page` (one scroll
-page of core points) and `_delete` (the points matching a filter)."""
+types: `_search_batch` (several filtered searches, dense or sparse, in one request), `_core_page`
+(one scroll page of core points) and `_delete` (the points matching a filter).
+
+Hybrid search: `dual_search` with a sparse query sends four searches in the one request (dense
+and sparse, core and personal, same filters) and returns both rankings with their own scores.
+Fusion happens in the pipeline (pipelines/retrieval.py, reciprocal rank fusion): Qdrant's fused
+query would replace the cosine by a rank score, and SPEC's `confidence` is the top cosine."""
 
 from __future__ import annotations
 
@@ -12,10 +17,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from pipelines.ports import DualSearchResult, IndexedDocument, SearchHit
+from pipelines.ports import DualSearchResult, IndexedDocument, SearchHit, SparseVector
 from service.adapters.vector import filters as vf
 
-Search = tuple[list[vf.Condition], int]  # one search of a batch: its filter and its limit
+# one search of a batch: its filter, its limit, and whether it runs on the sparse vector
+Search = tuple[list[vf.Condition], int, bool]
 
 
 class StoredPoint(Protocol):
@@ -37,10 +43,11 @@ class QdrantIndexBase(ABC):
     """The VectorIndex methods both adapters share (see the module docstring)."""
 
     dimension: int
+    hybrid: bool  # False for an index created before sparse vectors (dense-only)
 
     @abstractmethod
     async def _search_batch(
-        self, query: list[float], searches: list[Search]
+        self, query: list[float], sparse: SparseVector, searches: list[Search]
     ) -> Sequence[Sequence[ScoredPoint]]:
         """One round trip: the points each search found, searches in order."""
 
@@ -61,18 +68,22 @@ class QdrantIndexBase(ABC):
         now: datetime,
         core_limit: int = 15,
         personal_limit: int = 5,
+        sparse: SparseVector | None = None,
     ) -> DualSearchResult:
         query = vf.check_vector(vector, self.dimension)
+        sparse = sparse if sparse and self.hybrid else SparseVector()
+        scopes = [vf.core_children(), vf.personal_children(user_id, now)]
         wanted = [
-            (vf.core_children(), core_limit),
-            (vf.personal_children(user_id, now), personal_limit),
+            (conditions, limit, on_sparse)
+            for on_sparse in (False, True)
+            for conditions, limit in zip(scopes, (core_limit, personal_limit), strict=True)
         ]
-        searches = [(conditions, limit) for conditions, limit in wanted if limit > 0]
-        if not searches:
-            return DualSearchResult(core=[], personal=[])
-        results = iter(await self._search_batch(query, searches))
-        core, personal = [_hits(next(results)) if limit > 0 else [] for _, limit in wanted]
-        return DualSearchResult(core=core, personal=personal)
+        searches = [s for s in wanted if s[1] > 0 and (sparse or not s[2])]
+        results = iter(await self._search_batch(query, sparse, searches) if searches else [])
+        core, personal, core_sparse, personal_sparse = [
+            _hits(next(results)) if search in searches else [] for search in wanted
+        ]
+        return DualSearchResult(core, personal, core_sparse, personal_sparse)
 
     async def core_documents(self) -> dict[str, IndexedDocument]:
         found: dict[str, IndexedDocument] = {}

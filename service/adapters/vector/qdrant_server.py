@@ -2,23 +2,29 @@
 
 Production passes a URL. Tests use qdrant-client's local mode (`location=":memory:"` or `path=`),
 which is pure Python: it ignores payload indexes, searches exhaustively and blocks the loop.
+
+A collection created before hybrid search has no sparse vector and Qdrant cannot add one to it:
+it keeps serving dense-only (`hybrid` is False, sparse searches return nothing) and a warning
+says so; drop the collection and run `warden ingest` to re-create it with the sparse vector.
 """
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from qdrant_client import AsyncQdrantClient, models
 
-from pipelines.ports import IndexPoint, StoreUnavailable
+from pipelines.ports import IndexPoint, SparseVector, StoreUnavailable
 from service.adapters.vector import filters as vf
 from service.adapters.vector.filters import IndexLocked
 from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
 
 _SCROLL_PAGE = 1024
 _UPSERT_BATCH = 256
+_log = logging.getLogger(__name__)
 
 
 def _filter(conditions: list[vf.Condition]) -> models.Filter:
@@ -39,6 +45,10 @@ def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.Integ
     return models.PayloadSchemaType.KEYWORD
 
 
+def _sparse(vector: SparseVector) -> models.SparseVector:
+    return models.SparseVector(indices=list(vector.indices), values=list(vector.values))
+
+
 class QdrantServerIndex(QdrantIndexBase):
     """Build with `await QdrantServerIndex.connect(url=..., dimension=...)`."""
 
@@ -46,6 +56,7 @@ class QdrantServerIndex(QdrantIndexBase):
         self._client = client
         self.collection = collection
         self.dimension = dimension
+        self.hybrid = True
         self._closed = False
 
     @classmethod
@@ -77,8 +88,19 @@ class QdrantServerIndex(QdrantIndexBase):
     async def _ensure_collection(self) -> None:
         if not await self._client.collection_exists(self.collection):
             vectors = models.VectorParams(size=self.dimension, distance=models.Distance.COSINE)
-            await self._client.create_collection(self.collection, vectors_config=vectors)
-        schema = (await self._client.get_collection(self.collection)).payload_schema
+            sparse = models.SparseVectorParams(modifier=models.Modifier.IDF)
+            await self._client.create_collection(
+                self.collection, vectors_config=vectors, sparse_vectors_config={vf.SPARSE: sparse}
+            )
+        info = await self._client.get_collection(self.collection)
+        self.hybrid = vf.SPARSE in (info.config.params.sparse_vectors or {})
+        if not self.hybrid:
+            _log.warning(
+                "collection %s has no sparse vector (created by an older Warden): dense-only"
+                " search; drop it and run `warden ingest` to re-create it",
+                self.collection,
+            )
+        schema = info.payload_schema
         for field, kind in vf.PAYLOAD_INDEXES.items():
             if field not in schema:
                 await self._client.create_payload_index(
@@ -96,7 +118,7 @@ class QdrantServerIndex(QdrantIndexBase):
         stored = [
             models.PointStruct(
                 id=vf.point_uuid(p.id),
-                vector=vf.check_vector(p.vector, self.dimension),
+                vector=self._vector(p),
                 payload=vf.stored_payload(p),
             )
             for p in points
@@ -105,12 +127,25 @@ class QdrantServerIndex(QdrantIndexBase):
             batch = stored[start : start + _UPSERT_BATCH]
             await self._guard(self._client.upsert(self.collection, points=batch, wait=True))
 
+    def _vector(self, point: IndexPoint) -> models.VectorStruct:
+        dense = vf.check_vector(point.vector, self.dimension)
+        if point.sparse and self.hybrid:
+            return {"": dense, vf.SPARSE: _sparse(point.sparse)}
+        return dense
+
     async def _search_batch(
-        self, query: list[float], searches: list[Search]
+        self, query: list[float], sparse: SparseVector, searches: list[Search]
     ) -> list[list[models.ScoredPoint]]:
+        terms = _sparse(sparse)
         requests = [
-            models.QueryRequest(query=query, filter=_filter(conds), limit=limit, with_payload=True)
-            for conds, limit in searches
+            models.QueryRequest(
+                query=terms if on_sparse else query,
+                using=vf.SPARSE if on_sparse else None,
+                filter=_filter(conds),
+                limit=limit,
+                with_payload=True,
+            )
+            for conds, limit, on_sparse in searches
         ]
         responses = await self._guard(
             self._client.query_batch_points(self.collection, requests=requests)
