@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from pipelines.ports import ChatModel, ChatStore, Embedder, PiiDetector, Tracer, VectorIndex
 from pipelines.safety.classify import classify_message
+from pipelines.safety.confidence import GateCalibration
 from pipelines.safety.rules import SafetyRules
 from pipelines.state import Classification
 from prompts import PromptBook
@@ -34,6 +35,7 @@ class PipelineConfig:
     keyword_map: Mapping[str, str] = field(default_factory=dict)
     allowlist: frozenset[str] = frozenset()
     safety: SafetyRules = field(default_factory=SafetyRules)
+    calibration: GateCalibration | None = None  # the fitted gate (calibration.json), if any
 
 
 @dataclass(frozen=True)

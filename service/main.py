@@ -1,4 +1,4 @@
-"""The `warden` program: `serve | ingest | ask | classify` (SPEC section 4). It builds what a
+"""The `warden` program: `serve | ingest | ask | classify | eval` (SPEC section 4). It builds what a
 command needs (through `bootstrap`) and hands it to the command in service/cli/.
 
 Exit codes: 0 done; 1 some input failed (a document, a question); 2 cannot run (bad usage or
@@ -11,16 +11,29 @@ import argparse
 import asyncio
 import logging
 import sys
+import tempfile
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
+from pathlib import Path
 
 from pydantic import ValidationError
 
 from pipelines.ports import StoreUnavailable
+from pipelines.safety.confidence import GateCalibration
 from service import bootstrap
 from service.cli.ask import ask
+from service.cli.evaluate import EvalOptions, eval_guards, eval_retrieval
 from service.cli.ingest import ingest
 from service.cli.parser import build_parser
+from service.evaluation.cases import (
+    CaseFileError,
+    GuardCase,
+    RetrievalCase,
+    read_guard_cases,
+    read_retrieval_cases,
+)
+from service.pipeline_config import calibration_path, load_calibration
 from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 
@@ -69,6 +82,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return serve(settings, args.host, args.port)
     if args.command == "classify":  # opens no store: no lock, so it runs beside `serve`
         return asyncio.run(_classify(settings, args))
+    if args.command == "eval":
+        return run_eval(settings, args)
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
@@ -93,6 +108,54 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     container = await bootstrap.build_container(settings)
     try:
         return await ask(container.chat, args.question, args.user, args.name, args.json)
+    finally:
+        await container.close()
+
+
+def run_eval(settings: Settings, args: argparse.Namespace) -> int:
+    """Reads the file first (a bad line costs no model load). `retrieval` on the configured
+    deployment takes the data-folder lock like `ask`; with --corpus it indexes DIR into a
+    scratch folder on the embedded defaults, so the deployment is never touched, except that
+    --calibrate installs the fitted gate where the deployment reads it."""
+    install = calibration_path(settings) if getattr(args, "calibrate", False) else None
+    options = EvalOptions(args.out, args.json, install)
+    if args.eval_kind == "guards":
+        return asyncio.run(_eval_guards(settings, read_guard_cases(args.data), options))
+    cases = read_retrieval_cases(args.qa)
+    if args.corpus is None:
+        with data_dir_lock(settings, "eval"):
+            return asyncio.run(_eval_retrieval(settings, cases, options))
+    with tempfile.TemporaryDirectory(prefix="warden-eval-") as scratch:
+        embedded = {"data_dir": Path(scratch), "qdrant_url": None, "mongodb_uri": None}
+        scratch_settings = settings.model_copy(update=embedded)
+        calibration = load_calibration(calibration_path(settings))
+        return asyncio.run(
+            _eval_retrieval(scratch_settings, cases, options, args.corpus, calibration)
+        )
+
+
+async def _eval_guards(settings: Settings, cases: list[GuardCase], options: EvalOptions) -> int:
+    return eval_guards(await bootstrap.pipeline_config(settings), cases, options)
+
+
+async def _eval_retrieval(
+    settings: Settings,
+    cases: list[RetrievalCase],
+    options: EvalOptions,
+    corpus: Path | None = None,
+    calibration: GateCalibration | None = None,
+) -> int:
+    embedder = await bootstrap.open_embedder()
+    config = None
+    if corpus is not None:
+        knowledge = await bootstrap.open_knowledge(settings, embedder=embedder)
+        code = await ingest(knowledge, [corpus], False, False, out=sys.stderr)
+        if code:
+            return code
+        config = replace(await bootstrap.pipeline_config(settings), calibration=calibration)
+    container = await bootstrap.build_container(settings, embedder=embedder, config=config)
+    try:
+        return await eval_retrieval(container.deps, cases, options)
     finally:
         await container.close()
 
@@ -122,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DataDirBusy as exc:
         print(f"warden: {exc.message()}", file=sys.stderr)
         return 2
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, CaseFileError) as exc:
         print(f"warden: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

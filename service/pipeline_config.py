@@ -1,5 +1,6 @@
-"""PipelineConfig from files: service/config/safety.yaml, keywords.yaml, models/*.json, and
-data_dir/allowlist.json."""
+"""PipelineConfig from files: service/config/safety.yaml, keywords.yaml, models/*.json,
+data_dir/allowlist.json, and the fitted answer gate, calibration.json (in WARDEN_CONFIG_DIR
+when it is set, else in the data folder)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import yaml
 
 from pipelines.deps import PipelineConfig
+from pipelines.safety.confidence import GateCalibration
 from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.rules import SafetyRules
 from service.settings import Settings
@@ -19,6 +21,7 @@ from service.settings import Settings
 log = logging.getLogger("warden.config")
 DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
 ALLOWLIST_FILE = "allowlist.json"
+CALIBRATION_FILE = "calibration.json"  # written by `warden eval retrieval --calibrate`
 SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/train_classifiers.py
 
 
@@ -75,6 +78,24 @@ def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> Sa
     return rules.with_models(*(load_safety_model(config_dir, name) for name in SAFETY_MODELS))
 
 
+def calibration_path(settings: Settings) -> Path:
+    """Where the fitted gate lives: WARDEN_CONFIG_DIR if set, else the data folder."""
+    return (settings.config_dir or settings.data_dir) / CALIBRATION_FILE
+
+
+def load_calibration(path: Path) -> GateCalibration | None:
+    """The fitted gate, or None when there is no file (then the dense threshold decides)."""
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, Mapping):
+            raise ValueError("it must hold an object")
+        return GateCalibration.from_mapping(raw)
+    except ValueError as exc:  # JSONDecodeError is a ValueError
+        raise ValueError(f"{path}: {exc}") from exc
+
+
 def load_pipeline_config(settings: Settings) -> PipelineConfig:
     config_dir = settings.config_dir or DEFAULT_CONFIG_DIR
     return PipelineConfig(
@@ -82,4 +103,5 @@ def load_pipeline_config(settings: Settings) -> PipelineConfig:
         keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
         allowlist=load_allowlist(settings.data_dir),
         safety=load_safety_rules(config_dir, models=settings.safety_models),
+        calibration=load_calibration(calibration_path(settings)),
     )

@@ -15,7 +15,7 @@ from pipelines.extractive import extractive_answer
 from pipelines.masking import mask_passages, name_placeholder
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE
 from pipelines.ports import ChatModel, Message, ModelUnavailable
-from pipelines.safety.confidence import passes_gate
+from pipelines.safety.confidence import answer_gate
 from pipelines.state import Answer, ChatTurn, PipelineState, Retrieval
 from pipelines.streaming import StreamRestorer, stream_completion
 
@@ -28,7 +28,10 @@ async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict
     deps, found = runtime.context, state["retrieval"]
     if found.error in (PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE):
         return {"answer": Answer(SEARCH_UNAVAILABLE, "degraded")}
-    if not passes_gate(found.confidence, deps.config.confidence_threshold):
+    config = deps.config
+    if not answer_gate(
+        found.confidence, found.signals, config.confidence_threshold, config.calibration
+    ):
         return {"answer": Answer(ABSTAIN, "abstained")}
     if deps.chat_model is None:
         return {"answer": await _extractive(found, deps)}

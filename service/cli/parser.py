@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,4 +42,23 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--text", action="store_true", help="stdin is plain text, one a line")
     classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
     classify.add_argument("--echo", action="store_true", help="include the message text")
+    _add_eval(commands)
     return parser
+
+
+def _add_eval(commands: Any) -> None:  # argparse's subparsers action
+    evaluate = commands.add_parser("eval", help="evaluate retrieval or the guards on a file")
+    kinds = evaluate.add_subparsers(dest="eval_kind", required=True, metavar="KIND")
+    retrieval = kinds.add_parser("retrieval", help="recall, MRR, nDCG and the answer gate")
+    retrieval.add_argument("--qa", type=Path, required=True, metavar="FILE.jsonl")
+    retrieval.add_argument(
+        "--corpus", type=Path, metavar="DIR", help="index DIR into a scratch data folder first"
+    )
+    retrieval.add_argument(
+        "--calibrate", action="store_true", help="fit the calibrated answer gate and install it"
+    )
+    guards = kinds.add_parser("guards", help="per-route precision and recall of the classifier")
+    guards.add_argument("--data", type=Path, required=True, metavar="FILE.jsonl")
+    for kind in (retrieval, guards):
+        kind.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR")
+        kind.add_argument("--json", action="store_true", help="print the report as JSON")

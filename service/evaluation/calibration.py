@@ -1,0 +1,102 @@
+"""The calibrated gate: a logistic regression of P(top source answers the question) on the
+retrieval's named signals, and the cut that keeps in-scope abstention at or under a target.
+
+Pure numpy (Newton's method with a small L2 penalty on standardised signals); the
+coefficients are folded back onto the raw signals, so the gate needs only plain numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipelines.safety.confidence import GateCalibration, answer_gate
+
+TARGET_IN_SCOPE_ABSTENTION = 0.03
+HOLDOUT_EVERY = 3  # within each class, every third question is held out of the fit
+
+
+@dataclass(frozen=True)
+class Example:
+    signals: Mapping[str, float]
+    correct: bool  # the top source is the right document (always False out of scope)
+    in_scope: bool
+    confidence: float = 100.0  # top cosine x 100 (the calibrated gate never answers at 0)
+
+
+def split(examples: Sequence[Example]) -> tuple[list[int], list[int]]:
+    """Deterministic, stratified: (fit indices, held-out indices)."""
+    fit: list[int] = []
+    held: list[int] = []
+    for in_scope in (True, False):
+        members = [i for i, e in enumerate(examples) if e.in_scope == in_scope]
+        for position, i in enumerate(members):
+            (held if position % HOLDOUT_EVERY == HOLDOUT_EVERY - 1 else fit).append(i)
+    return sorted(fit), sorted(held)
+
+
+def fit_logistic(
+    rows: Sequence[Sequence[float]], labels: Sequence[bool], l2: float = 1.0, steps: int = 50
+) -> tuple[list[float], float]:
+    """Weights and bias on the raw features."""
+    x = np.asarray(rows, dtype=float)
+    y = np.asarray(labels, dtype=float)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
+    beta = np.zeros(z.shape[1])
+    penalty = np.eye(z.shape[1]) * l2
+    penalty[0, 0] = 0.0  # the bias is not penalised
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta, -30, 30)))
+        gradient = z.T @ (p - y) + penalty @ beta
+        hessian = (z.T * (p * (1 - p))) @ z + penalty + np.eye(z.shape[1]) * 1e-9
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.abs(step).max()) < 1e-10:
+            break
+    weights = beta[1:] / scale
+    bias = float(beta[0] - np.sum(beta[1:] * mean / scale))
+    return [float(w) for w in weights], bias
+
+
+def cut_for(probabilities: Sequence[float], target: float) -> float:
+    """The highest cut under which at most `target` of these (in-scope) probabilities fall."""
+    if not probabilities:
+        return 0.0
+    ordered = sorted(probabilities)
+    allowed = math.floor(target * len(ordered) + 1e-9)
+    return ordered[allowed] if allowed < len(ordered) else ordered[-1]
+
+
+def fit_gate(
+    examples: Sequence[Example], target: float = TARGET_IN_SCOPE_ABSTENTION
+) -> GateCalibration:
+    names = sorted({name for e in examples for name in e.signals})
+    if not names:
+        raise ValueError("the retrieval records no signals to fit on")
+    if len({e.correct for e in examples}) < 2:
+        raise ValueError("fitting needs both answered-right and not-answerable questions")
+    rows = [[float(e.signals.get(n, 0.0)) for n in names] for e in examples]
+    weights, bias = fit_logistic(rows, [e.correct for e in examples])
+    model = GateCalibration(dict(zip(names, weights, strict=True)), bias, cut=0.0)
+    cut = cut_for([model.probability(e.signals) for e in examples if e.in_scope], target)
+    extra = {"kind": "logistic", "target": "top source answers the question"}
+    extra["max_in_scope_abstention"] = target  # type: ignore[assignment]
+    return GateCalibration(model.weights, bias, cut, extra)
+
+
+def gate_rates(model: GateCalibration, examples: Sequence[Example]) -> dict[str, float | int]:
+    """False abstentions (in scope, abstained) and false answers (out of scope, answered)."""
+    passed = [answer_gate(e.confidence, e.signals, 0.0, model) for e in examples]
+    inside = [not ok for ok, e in zip(passed, examples, strict=True) if e.in_scope]
+    outside = [ok for ok, e in zip(passed, examples, strict=True) if not e.in_scope]
+    return {
+        "in_scope": len(inside),
+        "out_of_scope": len(outside),
+        "in_scope_abstention": round(sum(inside) / len(inside), 4) if inside else 0.0,
+        "out_of_scope_answered": round(sum(outside) / len(outside), 4) if outside else 0.0,
+    }
