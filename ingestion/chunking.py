@@ -6,6 +6,9 @@ sections are merged; a block longer than a parent is cut at sentence or word bou
 Children: windows of roughly 300-400 characters over one parent, ending at a sentence end where
 one is near (else at a space), each starting ~60-80 characters before the previous one ended.
 Ids are uuid5 of (doc id, index, text hash): stable across runs and machines.
+Contextual header: each child carries its document's title (a heading that opens the document)
+and its section's heading (the first heading in its parent, else the last one before it), which
+ingestion/points.py puts before the child's text in what is embedded and sparse-encoded.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class Parent:
     index: int
     text: str
     page: int | None
+    heading: str = ""  # the section's heading, "" when there is none
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Child:
     parent_id: str
     parent_text: str
     page: int | None
+    header: str = ""  # "title > section heading" (either may be missing), for the indexed text
 
 
 @dataclass(frozen=True)
@@ -71,25 +76,62 @@ def split_document(
 ) -> list[Child]:
     """All children of a document, in reading order; each carries its parent's id and text."""
     children: list[Child] = []
-    for parent in split_parents(doc_id, pages, sizes):
+    parents = split_parents(doc_id, pages, sizes)
+    opening = _heading_text(parents[0].text.split("\n\n", 1)[0]) if parents else ""
+    title = opening if parents and opening == parents[0].heading else ""
+    for parent in parents:
+        offset = 0
         for text in split_children(parent.text, sizes):
+            offset = max(parent.text.find(text, offset), offset)
+            section = _section_at(parent.text, offset) or parent.heading
+            header = " > ".join(dict.fromkeys(h for h in (title, section) if h))
             index = len(children)
             child_id = stable_id(doc_id, "child", index, text_hash(text), parent.id)
-            children.append(Child(child_id, index, text, parent.id, parent.text, parent.page))
+            children.append(
+                Child(child_id, index, text, parent.id, parent.text, parent.page, header)
+            )
     return children
+
+
+def _heading_text(block: str) -> str:
+    return " ".join(block.lstrip("#").split())
+
+
+def _is_heading(block: str) -> bool:
+    return bool(_HEADING.match(block) or _TITLE_LINE.fullmatch(block))
+
+
+def _section_at(text: str, offset: int) -> str:
+    """The last heading block of `text` that starts at or before `offset` ("" if none)."""
+    found, start = "", 0
+    for gap in [*re.finditer(r"\n\s*\n", text), None]:
+        end = gap.start() if gap else len(text)
+        if start > offset:
+            break
+        block = text[start:end].strip()
+        if block and _is_heading(block):
+            found = _heading_text(block)
+        start = gap.end() if gap else len(text)
+    return found
 
 
 def split_parents(
     doc_id: str, pages: Sequence[LoadedPage], sizes: ChunkSizes = ChunkSizes()
 ) -> list[Parent]:
     texts: list[tuple[str, int | None]] = []
+    headings: list[str] = []
     current: list[_Block] = []
+    last_heading = ""
 
     def flush(*, final: bool = False) -> None:
+        nonlocal last_heading
         carry = not final and len(current) > 1 and current[-1].heading
         carried = [current.pop()] if carry else []
         if current:  # a heading never ends a parent: it moves on with its section
             texts.append(("\n\n".join(b.text for b in current), current[0].page))
+            own = [_heading_text(b.text) for b in current if b.heading]
+            headings.append(own[0] if own else last_heading)
+            last_heading = own[-1] if own else last_heading
         current[:] = carried
 
     for block in _blocks(pages, sizes.parent_max):
@@ -104,9 +146,10 @@ def split_parents(
     if small_tail and len(texts[-1][0]) + len(texts[-2][0]) <= sizes.parent_max * 6 // 5:
         tail, _ = texts.pop()
         texts[-1] = (texts[-1][0] + "\n\n" + tail, texts[-1][1])
+        headings.pop()
     return [
-        Parent(stable_id(doc_id, "parent", i, text_hash(text)), i, text, page)
-        for i, (text, page) in enumerate(texts)
+        Parent(stable_id(doc_id, "parent", i, text_hash(text)), i, text, page, heading)
+        for i, ((text, page), heading) in enumerate(zip(texts, headings, strict=True))
     ]
 
 
@@ -130,7 +173,7 @@ def _blocks(pages: Sequence[LoadedPage], limit: int) -> list[_Block]:
             paragraph = raw.strip()
             if not paragraph:
                 continue
-            heading = bool(_HEADING.match(paragraph) or _TITLE_LINE.fullmatch(paragraph))
+            heading = _is_heading(paragraph)
             if heading and "\n" in paragraph:  # "## Title\nbody..." without a blank line
                 title, body = paragraph.split("\n", 1)
                 blocks.append(_Block(title, page.page, True))

@@ -13,7 +13,7 @@ from ingestion.chunking import Child
 from ingestion.files import SourceFile, discover, is_within
 from ingestion.loaders import DocumentError, file_name, is_supported
 from ingestion.report import Action, IngestReport, Progress, ProgressEvent
-from pipelines.ports import Embedder, IndexedDocument, VectorIndex
+from pipelines.ports import INDEX_LAYOUT, Embedder, IndexedDocument, VectorIndex
 
 __all__ = ["IngestReport", "ProgressEvent", "index_upload", "sync_folder"]
 
@@ -61,8 +61,9 @@ async def _sync_one(
         return "failed", 0, f"cannot read: {exc.strerror or exc}"
     digest = pts.content_hash(data)
     # same bytes from another folder (or indexed before roots were kept) is re-indexed,
-    # so the document is attributed to the folder it is in now
-    if existing.get(source.doc_id) == IndexedDocument(digest, source.root):
+    # so the document is attributed to the folder it is in now; so is one indexed by older
+    # code (another INDEX_LAYOUT: no contextual header or sparse vector)
+    if existing.get(source.doc_id) == IndexedDocument(digest, source.root, INDEX_LAYOUT):
         return "skipped", 0, ""
     try:
         children = await pts.children_of(data, source.path.name, source.doc_id)

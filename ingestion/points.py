@@ -10,7 +10,8 @@ from typing import Any
 
 from ingestion.chunking import Child, split_document
 from ingestion.loaders import load_document
-from pipelines.ports import Embedder, IndexPoint, VectorIndex
+from pipelines.ports import INDEX_LAYOUT, LAYOUT_KEY, Embedder, IndexPoint, VectorIndex
+from pipelines.ports.sparse import encode_document
 
 EMBED_GROUP = 16  # texts per embed_documents call: small padded batches keep memory flat
 UPSERT_GROUP = 256
@@ -49,10 +50,16 @@ def document_payload(
         "uploaded_by": uploaded_by,
         "expires_at": expires_at,
         "content_hash": digest,
+        LAYOUT_KEY: INDEX_LAYOUT,  # extension: how its children were indexed (ports.vector)
     }
     if source_root is not None:  # extension: read back by VectorIndex.core_documents()
         payload["source_root"] = source_root
     return payload
+
+
+def indexed_text(child: Child) -> str:
+    """What is embedded and sparse-encoded for a child: its contextual header, then its text."""
+    return f"{child.header}\n{child.text}" if child.header else child.text
 
 
 async def embed_points(
@@ -65,10 +72,11 @@ async def embed_points(
     points: list[IndexPoint] = []
     for first in range(0, len(children), group):
         batch = children[first : first + group]
-        vectors = await embedder.embed_documents([c.text for c in batch])
+        texts = [indexed_text(c) for c in batch]
+        vectors = await embedder.embed_documents(texts)
         if len(vectors) != len(batch):
             raise RuntimeError(f"embedder returned {len(vectors)} vectors for {len(batch)} texts")
-        for child, vector in zip(batch, vectors, strict=True):
+        for child, text, vector in zip(batch, texts, vectors, strict=True):
             payload = {
                 **shared,
                 "parent_id": child.parent_id,
@@ -76,7 +84,9 @@ async def embed_points(
                 "text": child.text,
                 "page": child.page,
             }
-            points.append(IndexPoint(child.id, vector, payload))
+            if child.header:  # extension: the contextual header indexed with the text
+                payload["header"] = child.header
+            points.append(IndexPoint(child.id, vector, payload, encode_document(text)))
     return points
 
 

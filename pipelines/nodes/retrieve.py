@@ -1,4 +1,5 @@
-"""retrieve: mask, expand, embed once, search once (core + the user's own), merge to parents."""
+"""retrieve: mask, expand, embed once, search once (core + the user's own, dense + sparse in one
+request), fuse the two rankings by reciprocal rank per parent (pipelines/fusion.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from pipelines.deps import PipelineDeps
+from pipelines.fusion import Ranked, fuse
 from pipelines.masking import mask_request
 from pipelines.ports import SearchHit
-from pipelines.retrieval import merge_hits, parent_key, parent_text, to_source, top_score
+from pipelines.ports.sparse import encode_query
+from pipelines.retrieval import parent_key, parent_text, to_source, top_score
 from pipelines.safety.confidence import confidence_from_score
 from pipelines.safety.keywords import expand_keywords
 from pipelines.safety.placeholders import without_placeholders
@@ -22,11 +25,18 @@ PII_UNAVAILABLE = "pii_detector_unavailable"
 RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"
 
 
-def _matched_children(best: list[SearchHit], hits: list[SearchHit]) -> tuple[tuple[str, ...], ...]:
-    """Per chosen parent, the texts of all its children among the hits, best first."""
-    ranked = [hit for hit in sorted(hits, key=lambda hit: -hit.score) if hit.payload.get("text")]
+def _matched_children(
+    best: list[SearchHit], dense: list[SearchHit], sparse: list[SearchHit]
+) -> tuple[tuple[str, ...], ...]:
+    """Per chosen parent, the texts of all its children among the hits: the dense ones best
+    first, then those only the sparse search found, best first."""
+    ranked: dict[str, SearchHit] = {}
+    for hits in (dense, sparse):
+        for hit in sorted(hits, key=lambda hit: -hit.score):
+            if hit.payload.get("text"):
+                ranked.setdefault(hit.id, hit)
     return tuple(
-        tuple(str(hit.payload["text"]) for hit in ranked if parent_key(hit) == parent_key(b))
+        tuple(str(h.payload["text"]) for h in ranked.values() if parent_key(h) == parent_key(b))
         for b in best
     )
 
@@ -68,22 +78,26 @@ async def _retrieval(turn: ChatTurn, deps: PipelineDeps) -> Retrieval:
             now=deps.clock(),
             core_limit=config.core_limit,
             personal_limit=config.personal_limit,
+            sparse=encode_query(expanded),
         )
     except Exception as exc:  # noqa: BLE001 - an unreachable index degrades, never a 5xx
         _log.warning("retrieval failed: %s", type(exc).__name__)
         return replace(masked_only, error=RETRIEVAL_UNAVAILABLE)
 
-    hits = [*found.core, *found.personal]
-    best = merge_hits(found.core, found.personal, top_parents=config.top_parents)
+    dense = [*found.core, *found.personal]
+    sparse = [*found.core_sparse, *found.personal_sparse]
+    fusion = fuse(
+        Ranked.of(found.core, found.personal),
+        Ranked.of(found.core_sparse, found.personal_sparse),
+        top_parents=config.top_parents,
+    )
+    best = fusion.best
     return replace(
         masked_only,
         query_vector=tuple(vector),
         context=tuple(parent_text(hit) for hit in best),
-        matched_children=_matched_children(best, hits),
+        matched_children=_matched_children(best, dense, sparse),
         sources=tuple(to_source(hit, preview_chars=config.preview_chars) for hit in best),
-        confidence=confidence_from_score(top_score(hits)),
-        signals={
-            "dense_top": best[0].score if best else 0.0,
-            "dense_second": best[1].score if len(best) > 1 else 0.0,
-        },
+        confidence=confidence_from_score(top_score(dense)),  # the top dense cosine, always
+        signals=fusion.signals,
     )

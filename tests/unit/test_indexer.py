@@ -10,7 +10,8 @@ import pytest
 
 from ingestion.indexer import IngestReport, ProgressEvent, index_upload, sync_folder
 from ingestion.loaders import CorruptDocument, UnsupportedDocument
-from pipelines.ports import IndexedDocument, IndexPoint, StoreUnavailable
+from pipelines.ports import INDEX_LAYOUT, LAYOUT_KEY, IndexedDocument, IndexPoint, StoreUnavailable
+from pipelines.ports.sparse import encode_document
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.vector_index import FakeVectorIndex
 
@@ -78,7 +79,30 @@ async def test_payload_follows_the_spec(kb: Path) -> None:
         assert payload["text"] in payload["parent_text"]
         assert len(point.vector) == 384
     indexed = await index.core_documents()
-    assert indexed["sub/rti.md"] == IndexedDocument(digest, source_root=resolved(kb))
+    assert indexed["sub/rti.md"] == IndexedDocument(digest, resolved(kb), INDEX_LAYOUT)
+
+
+async def test_children_are_indexed_with_their_header_dense_and_sparse(kb: Path) -> None:
+    index, embedder = FakeVectorIndex(), FakeEmbedder()
+    await sync_folder([kb], embedder, index)
+    embedded = {t for batch in embedder.batches for t in batch}
+    for point in docs(index)["sub/rti.md"]:
+        indexed = f"Rti\n{point.payload['text']}"  # the document's title heads every child
+        assert point.payload["header"] == "Rti" and indexed in embedded
+        assert point.sparse == encode_document(indexed)
+
+
+async def test_documents_indexed_by_older_code_are_replaced_once(kb: Path) -> None:
+    index = FakeVectorIndex()
+    await sync(index, kb)
+    for key, point in list(index.points.items()):  # as an older Warden wrote them
+        old = {k: v for k, v in point.payload.items() if k not in (LAYOUT_KEY, "header")}
+        index.points[key] = IndexPoint(point.id, point.vector, old)
+    report = await sync(index, kb)
+    assert (report.added, report.replaced, report.skipped) == (0, 3, 0)
+    assert all(p.sparse and p.payload[LAYOUT_KEY] == INDEX_LAYOUT for p in index.points.values())
+    again = await sync(index, kb)
+    assert (again.added, again.replaced, again.skipped, again.chunks) == (0, 0, 3, 0)
 
 
 async def test_second_run_changes_nothing(kb: Path) -> None:
