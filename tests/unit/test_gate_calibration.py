@@ -1,0 +1,136 @@
+"""The calibrated answer gate: the pure gate function, the file format, the fit and its cut."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipelines.safety.confidence import GateCalibration, answer_gate, sigmoid
+from service.evaluation.calibration import Example, cut_for, fit_gate, gate_rates, split
+from service.pipeline_config import calibration_path, load_calibration, load_pipeline_config
+from service.settings import Settings
+
+MODEL = GateCalibration({"dense_top": 10.0, "sparse_top": 2.0}, bias=-5.0, cut=0.5)
+
+
+@pytest.mark.parametrize(
+    ("confidence", "signals", "threshold", "calibration", "passes"),
+    [
+        (45.0, {}, 40.0, None, True),  # no calibration: the dense threshold decides
+        (39.0, {}, 40.0, None, False),
+        (math.nan, {}, 0.0, None, False),
+        (
+            60.0,
+            {"dense_top": 0.6},
+            99.0,
+            MODEL,
+            True,
+        ),  # p = sigmoid(1) > 0.5: the threshold is moot
+        (45.0, {"dense_top": 0.45}, 10.0, MODEL, False),  # p = sigmoid(-0.5) < 0.5
+        (45.0, {"dense_top": 0.45, "sparse_top": 0.5}, 10.0, MODEL, True),  # p = sigmoid(0.5)
+        (50.0, {"dense_top": 0.5}, 10.0, MODEL, True),  # p = 0.5, at the cut
+        (0.0, {"dense_top": 0.0, "sparse_top": 9.0}, 0.0, MODEL, False),  # nothing found
+        (70.0, {"dense_top": math.nan, "sparse_top": 3.0}, 0.0, MODEL, True),  # NaN counts as 0
+    ],
+)
+def test_answer_gate(
+    confidence: float,
+    signals: dict[str, float],
+    threshold: float,
+    calibration: GateCalibration | None,
+    passes: bool,
+) -> None:
+    assert answer_gate(confidence, signals, threshold, calibration) is passes
+
+
+@pytest.mark.parametrize(
+    ("signals", "probability"),
+    [({}, sigmoid(-5.0)), ({"dense_top": 0.5}, 0.5), ({"other": 7.0, "dense_top": 0.5}, 0.5)],
+)
+def test_missing_signals_count_as_zero(signals: dict[str, float], probability: float) -> None:
+    assert MODEL.probability(signals) == pytest.approx(probability)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"bias": 0, "cut": 0.5},
+        {"weights": {}, "bias": 0, "cut": 0.5},
+        {"weights": {"a": "x"}, "bias": 0, "cut": 0.5},
+        {"weights": {"a": 1}, "bias": None, "cut": 0.5},
+        {"weights": {"a": 1}, "bias": 0, "cut": 1.5},
+        {"weights": {"a": True}, "bias": 0, "cut": 0.5},
+    ],
+)
+def test_a_malformed_calibration_is_refused(raw: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        GateCalibration.from_mapping(raw)
+
+
+def test_the_file_round_trips_and_is_found_where_documented(tmp_path: Path) -> None:
+    recorded = GateCalibration({"dense_top": 3.0}, -1.0, 0.2, {"kind": "logistic"})
+    data, config = tmp_path / "data", tmp_path / "config"
+    data.mkdir()
+    plain = Settings(_env_file=None, data_dir=data, toxicity_classifier=False)  # type: ignore[call-arg]
+    assert calibration_path(plain) == data / "calibration.json"
+    assert load_pipeline_config(plain).calibration is None
+    (data / "calibration.json").write_text(json.dumps(recorded.as_dict()))
+    assert load_pipeline_config(plain).calibration == recorded
+    with_dir = Settings(_env_file=None, data_dir=data, config_dir=config)  # type: ignore[call-arg]
+    assert calibration_path(with_dir) == config / "calibration.json"
+    (tmp_path / "bad.json").write_text("[1]")
+    with pytest.raises(ValueError, match="bad.json"):
+        load_calibration(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize(
+    ("probabilities", "target", "cut"),
+    [
+        ([0.9, 0.1, 0.5, 0.7], 0.03, 0.1),  # 3% of 4 is 0: nobody may be abstained
+        ([float(i) / 100 for i in range(100)], 0.03, 0.03),  # three fall below
+        ([0.4], 0.5, 0.4),
+        ([], 0.03, 0.0),
+    ],
+)
+def test_cut_for(probabilities: list[float], target: float, cut: float) -> None:
+    assert cut_for(probabilities, target) == pytest.approx(cut)
+    assert sum(p < cut for p in probabilities) <= target * len(probabilities)
+
+
+def _examples() -> list[Example]:
+    """In scope around 0.6 (right when higher), out of scope around 0.3."""
+    inside = [Example({"dense_top": 0.5 + i / 100}, i > 5, True, 50 + i) for i in range(30)]
+    outside = [Example({"dense_top": 0.2 + i / 100}, False, False, 20 + i) for i in range(15)]
+    return inside + outside
+
+
+def test_fit_separates_and_keeps_the_in_scope_abstention_target() -> None:
+    model = fit_gate(_examples(), target=0.03)
+    assert model.weights["dense_top"] > 0
+    rates = gate_rates(model, _examples())
+    assert rates["in_scope_abstention"] <= 0.03
+    assert rates["out_of_scope_answered"] == 0.0
+    assert model.extra["max_in_scope_abstention"] == 0.03
+
+
+@pytest.mark.parametrize(
+    "examples",
+    [
+        [Example({}, True, True), Example({}, False, False)],  # no signals
+        [Example({"dense_top": 0.5}, False, True), Example({"dense_top": 0.1}, False, False)],
+    ],
+)
+def test_fit_refuses_what_it_cannot_fit(examples: list[Example]) -> None:
+    with pytest.raises(ValueError):
+        fit_gate(examples)
+
+
+def test_split_is_stratified_and_deterministic() -> None:
+    fit, held = split(_examples())
+    assert sorted(fit + held) == list(range(45)) and not set(fit) & set(held)
+    assert len(held) == 10 + 5  # every third of 30 in scope and of 15 out of scope
+    assert split(_examples()) == (fit, held)
