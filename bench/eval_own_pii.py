@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipelines.masking import mask_request, spans_to_mask
+from pipelines.ports import PiiDetector
 
 DATA = Path(__file__).resolve().parent / "datasets" / "own" / "pii_india.jsonl"
 
@@ -62,7 +63,7 @@ def _words_left(text: str, value: str, masked: str) -> bool:
 
 
 async def score(
-    rows: Sequence[dict[str, object]], detector: object, allowlist: frozenset[str]
+    rows: Sequence[dict[str, object]], detector: PiiDetector, allowlist: frozenset[str]
 ) -> SplitReport:
     report = SplitReport()
     for row in rows:
@@ -70,7 +71,11 @@ async def score(
         values = [(str(v["type"]), str(v["value"])) for v in row["values"]]  # type: ignore[attr-defined]
         began = time.perf_counter()
         masked = await mask_request(
-            text, [], user_name="", detector=detector, allowlist=allowlist  # type: ignore[arg-type]
+            text,
+            [],
+            user_name="",
+            detector=detector,
+            allowlist=allowlist,
         )
         report.latencies_ms.append((time.perf_counter() - began) * 1000)
         safe = masked.safe_query
@@ -82,7 +87,10 @@ async def score(
             if value in safe or _words_left(text, value, safe):
                 report.words_left[kind] += 1
         spans = await spans_to_mask(
-            text, detector, user_name="", allowlist=allowlist  # type: ignore[arg-type]
+            text,
+            detector,
+            user_name="",
+            allowlist=allowlist,
         )
         labelled = [(text.index(v), text.index(v) + len(v)) for _, v in values]
         kind = "lookalike" if not values else "other"
@@ -118,11 +126,11 @@ def table(reports: dict[str, SplitReport]) -> str:
 
     rows = {
         "look-alike messages masked": lambda r: f"{r.lookalike_masked}/{r.lookalike_messages}",
-        "false spans, look-alikes": lambda r: str(
-            sum(k == "lookalike" for k, *_ in r.false_spans)
-        ),
+        "false spans, look-alikes": lambda r: str(sum(k == "lookalike" for k, *_ in r.false_spans)),
         "false spans, other messages": lambda r: str(sum(k == "other" for k, *_ in r.false_spans)),
-        "mask_request ms, median / p95": lambda r: f"{latency(r, 0.5):.2f} / {latency(r, 0.95):.2f}",
+        "mask_request ms, median / p95": lambda r: (
+            f"{latency(r, 0.5):.2f} / {latency(r, 0.95):.2f}"
+        ),
     }
     for label, cell in rows.items():
         lines.append(f"| {label} | " + " | ".join(cell(r) for r in reports.values()) + " |")

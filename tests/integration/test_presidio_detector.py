@@ -42,6 +42,11 @@ DETECTED = [
     ("aadhaar bare", "Use 234567890124 here", "234567890124", "IN_AADHAAR"),
     ("pan", "My PAN is ABCPE1234F", "ABCPE1234F", "IN_PAN"),
     ("passport", "my passport number is A1234567", "A1234567", "IN_PASSPORT"),
+    ("upi", "My UPI id is asha.rao92@okaxis", "asha.rao92@okaxis", "UPI_ID"),
+    ("vehicle", "A truck MH 12 AB 1234 hit me", "MH 12 AB 1234", "IN_VEHICLE_REGISTRATION"),
+    ("bank account", "my a/c no. 32145678901 was frozen", "32145678901", "IN_BANK_ACCOUNT"),
+    ("voter id", "My voter ID is ABC1234567", "ABC1234567", "IN_VOTER"),
+    ("ifsc", "Branch IFSC SBIN0004567 only", "SBIN0004567", "IN_IFSC"),
     # shapes Presidio's own recognizers miss
     ("phone grouped", "Call me on 9822 3749 tonight", "9822 3749", "PHONE_NUMBER"),
     ("phone plus", "Reach +41 36 507 52 91 mornings", "+41 36 507 52 91", "PHONE_NUMBER"),

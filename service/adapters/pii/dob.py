@@ -29,7 +29,10 @@ DATE_PATTERNS = [
     Pattern("month d, y", rf"\b{_MONTH}[ \t]+{_DAY},?[ \t]+{_YEAR}\b", 0.1),
 ]
 
-CONTEXT = ["born", "birth", "dob", "d.o.b", "birthday", "birthdate", "bday", "b'day"]
+CONTEXT = [
+    "born", "birth", "dob", "d.o.b", "birthday", "birthdate", "bday", "b'day",
+    "janm", "janam", "janamdin", "जन्म", "जन्मतिथि",  # Hindi: "janm tithi", "जन्म तिथि"
+]  # fmt: skip
 
 
 class DateOfBirthRecognizer(PatternRecognizer):

@@ -41,6 +41,9 @@ from presidio_analyzer.predefined_recognizers import (
 from pipelines.ports import PiiSpan, resolve_overlaps
 from service.adapters.pii.address import StreetAddressRecognizer, StreetNumberRecognizer
 from service.adapters.pii.dob import DateOfBirthRecognizer
+from service.adapters.pii.india_address import IndianAddressRecognizer
+from service.adapters.pii.india_ids import india_id_recognizers
+from service.adapters.pii.india_vehicle import vehicle_recognizer
 from service.adapters.pii.lexicon import load_lexicon
 from service.adapters.pii.nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWordsKept
 from service.adapters.pii.numbers import AnyCardRecognizer, LoosePhoneRecognizer
@@ -83,7 +86,13 @@ def structured_recognizers() -> list[EntityRecognizer]:
         PhoneRecognizer(),
         LoosePhoneRecognizer(),
         AnyCardRecognizer(),
-        *_identifier_recognizers(),
+        *(
+            r
+            for r in _identifier_recognizers()
+            if not isinstance(r, InPanRecognizer | InPassportRecognizer)  # india_ids.py's
+        ),
+        *india_id_recognizers(),
+        vehicle_recognizer(),
         DateOfBirthRecognizer(),
     ]
 
@@ -96,6 +105,7 @@ def default_recognizers() -> list[EntityRecognizer]:
         PersonNameRecognizer(lexicon),
         StreetAddressRecognizer(),
         StreetNumberRecognizer(lexicon),
+        IndianAddressRecognizer(lexicon),
     ]
 
 
