@@ -4,7 +4,7 @@
 Post Sitapur, Dist. Barabanki, UP - 225001", "near Hanuman mandir, Sector 15, Gurgaon,
 Haryana 122001" each become one span (the street alone would leave the town and PIN behind).
 
-A sentence is cut into pieces at commas, semicolons, colons and spaced dashes. A piece is
+A sentence is cut into pieces at commas, semicolons and spaced dashes. A piece is
 address-like while its words are capitalised (or Devanagari), numbers, or address words of
 india.yaml (units, localities, landmarks, short state names); a lower-case word or a
 not-a-street word ("Rs", "Section", address.yaml) ends it. A chain starts at the address-like
@@ -18,7 +18,7 @@ cities are no personal data here, and the knowledge base speaks of states and co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -30,7 +30,7 @@ from service.adapters.pii.lexicon import NameLexicon, load_lexicon
 
 ADDRESS_SCORE = 0.9
 _SENTENCE = regex.compile(r"(?<=[^\s.]{5}|\d)[.?!](?=\s|$)|[?!]|\n")
-_PIECE_SEPARATOR = regex.compile(r"(?<!\d),|,(?!\d)|[;:()]|\s[-–—]+\s|(?<=\p{L})[-–](?=\d{6})")
+_PIECE_SEPARATOR = regex.compile(r"(?<!\d),|,(?!\d)|;|\s[-–—]+\s|(?<=\p{L})[-–](?=\d{6})")
 _TOKEN = regex.compile(r"[\p{L}\p{M}\d&][\p{L}\p{M}\d.'’&/-]*")
 _PIN = regex.compile(r"[1-9]\d{5}")
 _NUMBER_WORDS = frozenset({"no", "nos", "number", "नं", "नंबर", "&"})
@@ -60,7 +60,9 @@ class IndianAddressRecognizer(EntityRecognizer):
         self._landmarks = frozenset(w for w in settings["address_landmarks"] if " " not in w)
         self._states = frozenset(settings["state_abbreviations"])
         street = address_settings(None)
-        self._not_street = frozenset(street["not_street_names"] + street["context"])
+        self._not_street = frozenset(
+            street["not_street_names"] + street["context"] + settings["address_not_words"]
+        )
         self._pin_cue = regex.compile(words_pattern(settings["pin_cues"]), regex.IGNORECASE)
         super().__init__(supported_entities=["STREET_ADDRESS"], name="IndianAddressRecognizer")
 
@@ -119,10 +121,16 @@ class IndianAddressRecognizer(EntityRecognizer):
         return spans
 
     def _tokens(self, text: str, start: int, end: int) -> list[Token]:
-        return [
+        tokens = [
             Token(m.group(), m.start(), m.end(), self._key(m.group()))
             for m in _TOKEN.finditer(text, start, end)
         ]
+        for k in range(len(tokens) - 1):  # two-word places: "Tamil Nadu", "New Delhi"
+            pair = f"{tokens[k].text} {tokens[k + 1].text}".casefold()
+            if pair in self.lexicon.places:
+                tokens[k] = replace(tokens[k], key="word")
+                tokens[k + 1] = replace(tokens[k + 1], key="word")
+        return tokens
 
     def _key(self, word: str) -> str:
         low = word.casefold().rstrip(".")
@@ -139,7 +147,10 @@ class IndianAddressRecognizer(EntityRecognizer):
                 return key
         if low in _NUMBER_WORDS:
             return "word"
-        if low in self._not_street or low in self.lexicon.stop_words:
+        lex = self.lexicon
+        if low in lex.places and low not in self._not_street:
+            return "word"
+        if low in self._not_street or low in lex.stop_words or low in lex.not_names:
             return ""
         if word[0].isupper() or not word[0].isascii():
             return "word"

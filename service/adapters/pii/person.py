@@ -75,7 +75,8 @@ def _cued(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> boo
     if tail.strip() == "" and any(after[: len(c)] == list(c) for c in lex.post_cues):
         return True
     if i == 0 and j == 1 and text[words[0].end : words[0].end + 1] == ",":
-        return words[0].kind in (Kind.STRONG, Kind.PROPER)  # "Juljan, can I ..."
+        place = words[0].text.casefold() in lex.places  # "Lucknow, Uttar Pradesh ..."
+        return words[0].kind in (Kind.STRONG, Kind.PROPER) and not place  # "Juljan, can I"
     line_start = text.rfind("\n", 0, words[i].start) + 1
     opens_line = text[line_start : words[i].start].strip() == ""
     speaker = all(w.kind in (Kind.STRONG, Kind.PROPER, Kind.INITIAL) for w in words[i:j])
