@@ -44,7 +44,10 @@ bench: install
 
 # Re-pins every dependency with hashes (needs the registry; not part of install).
 # requirements-nodeps.lock is pinned by hand: `pip hash` on the downloaded wheel.
-lock: install
+lock:
+	@# needs only pip-compile from the venv: a dependency just added to pyproject.toml is not
+	@# installed yet, so `make install`'s pip check would refuse to run first
+	@[ -x $(BIN)/pip-compile ] || $(MAKE) install
 	$(BIN)/pip-compile -q --generate-hashes --allow-unsafe --strip-extras -o requirements.lock pyproject.toml
 	$(BIN)/pip-compile -q --generate-hashes --allow-unsafe --strip-extras --extra dev -o requirements-dev.lock pyproject.toml
 
