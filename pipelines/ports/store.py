@@ -37,6 +37,10 @@ class DocumentRecord:
     chunks: int
     created_at: datetime
     expires_at: datetime
+    # chunks of an upload not indexed because they carry instructions for the model, and the
+    # rules that held them back (pipelines/safety/documents.py)
+    held_back: int = 0
+    held_back_reasons: tuple[str, ...] = ()
 
 
 class AlreadyExists(Exception):

@@ -49,6 +49,8 @@ class CompiledRules:
     injection: RuleMatcher
     injection_signals: RuleMatcher
     indirect: RuleMatcher
+    document: RuleMatcher  # flat patterns for uploaded documents only
+    decode_cues: frozenset[str]  # words that make ROT13, reversed or split text worth reading
     greeting_full: re.Pattern[str] | None
     greeting_any: re.Pattern[str] | None
     mention_cues: frozenset[str]
@@ -63,9 +65,14 @@ def compile_rules(
     greeting: Mapping[str, RuleSet],
     indirect: Mapping[str, str],
     mention_cues: Iterable[str],
+    document: Mapping[str, str] | None = None,
 ) -> CompiledRules:
     """The regexes and vocabularies of a SafetyRules' sections (`SafetyRules.compiled`)."""
     flat = [(f"injection.indirect.{n}", _checked(p, n, words=False)) for n, p in indirect.items()]
+    in_documents = [
+        (f"injection.document.{n}", _checked(p, n, words=False))
+        for n, p in (document or {}).items()
+    ]
     return CompiledRules(
         vocab=frozenset(_vocabulary(abuse, greeting)),
         by_length=_by_length(abuse),
@@ -85,6 +92,8 @@ def compile_rules(
         injection=RuleMatcher(_named("injection", injection), words=True),
         injection_signals=RuleMatcher(_named("signal", injection, part="signals"), words=True),
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
+        document=RuleMatcher(in_documents, words=False, flags=re.MULTILINE),
+        decode_cues=_single_words(injection, ("decode_cues",)),
         greeting_full=_greeting(greeting, full=True),
         greeting_any=_greeting(greeting, full=False),
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),

@@ -3,6 +3,12 @@
 `decoded_payloads` returns readable text hidden in encodings, to be checked again like a message.
 `invisible_payload` reads text smuggled in Unicode tag characters (U+E0000-E007F) or variation
 selectors; emoji tag sequences (the England, Scotland and Wales flags) are not smuggling.
+`unscrambled` undoes ROT13, reversed text and words split by separators ("ig-no-re",
+"dis_regard"); spaced and dotted letters ("i g n o r e", "i.g.n.o.r.e") are joined by
+normalize. A form is kept only if it shows a cue word (safety.yaml `decode_cues`: ignore,
+instructions, prompt, ...) that the text itself does not hold, so ordinary messages cost one
+translate and one reversal, and at most three forms a message are read, of at most
+`max_chars` characters each.
 """
 
 from __future__ import annotations
@@ -20,6 +26,12 @@ _UNICODE_ESCAPE = re.compile(r"(?:\\u[0-9a-fA-F]{4}){4,}")
 _EMOJI_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]{2,7}\U000e007f")
 _TAGS = re.compile("[\U000e0000-\U000e007f]")
 _SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
+_ROT13 = str.maketrans(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
+    "NOPQRSTUVWXYZABCDEFGHIJKLMnopqrstuvwxyzabcdefghijklm",
+)
+_LATIN_WORD = re.compile(r"[a-z]+")
+_INNER_SEPARATOR = re.compile(r"(?<=[a-zA-Z])[-_.·*/|~+](?=[a-zA-Z])")
 
 
 def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[str, str]]:
@@ -39,6 +51,23 @@ def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[
         found.append(("percent", urllib.parse.unquote(run, errors="replace")))
     for run in _UNICODE_ESCAPE.findall(text):
         found.append(("unicode_escape", run.encode("ascii").decode("unicode_escape")))
+    return found
+
+
+def unscrambled(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple[str, str]]:
+    """(transform, text) for each of rot13, reversed and joined that reveals a new cue word."""
+    text = text[:max_chars]
+    if not cues or not _LATIN_WORD.search(text.lower()):
+        return []
+    own = set(_LATIN_WORD.findall(text.lower()))
+    forms = [("rot13", text.translate(_ROT13)), ("reversed", text[::-1])]
+    if _INNER_SEPARATOR.search(text):
+        forms.append(("joined", _INNER_SEPARATOR.sub("", text)))
+    found = []
+    for transform, form in forms:
+        words = set(_LATIN_WORD.findall(form.lower())) - own
+        if not words.isdisjoint(cues):
+            found.append((transform, form))
     return found
 
 

@@ -2,9 +2,10 @@
 
 Runs the configured phrases and patterns on the word form (every language at once), the
 indirect-injection markers on the flat form, and again on any text hidden in an encoding
-(base64, hex, percent or \\u escapes). Text smuggled in invisible characters is flagged
-whatever it says. Jailbreak signals ("unfiltered", "stay in character", "an AI named") are weak
-one by one: `injection_min_signals` distinct ones together flag a message. When no rule
+(base64, hex, percent or \\u escapes) or scrambled (ROT13, reversed, split words). Text
+smuggled in invisible characters is flagged whatever it says. Jailbreak signals ("unfiltered",
+"stay in character", "an AI named") are weak one by one: `injection_min_signals` distinct ones
+together flag a message. When no rule
 fires, the shipped injection model (a linear model over word n-grams, trained by
 bench/train_classifiers.py) scores the word form of a message of at least
 `injection_model_min_words` words against `injection_model_threshold`.
@@ -12,7 +13,7 @@ bench/train_classifiers.py) scores the word form of a message of at least
 
 from __future__ import annotations
 
-from pipelines.safety.encodings import decoded_payloads, invisible_payload
+from pipelines.safety.encodings import decoded_payloads, invisible_payload, unscrambled
 from pipelines.safety.learned import injection_model_input
 from pipelines.safety.mentions import spare_quoted_mention
 from pipelines.safety.normalize import Prepared
@@ -26,26 +27,39 @@ def detect_injection(text: str, rules: SafetyRules, prepared: Prepared | None = 
 
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
-    return Verdict.of(_scan(text, rules, prepared, depth=rules.encoded_max_depth))
+    return Verdict.of(injection_reasons(text, rules, prepared))
 
 
-def _scan(text: str, rules: SafetyRules, prepared: Prepared | None, depth: int) -> list[str]:
+def injection_reasons(
+    text: str, rules: SafetyRules, prepared: Prepared | None = None, *, model: bool = True
+) -> list[str]:
+    """The rules that fire on the text or on what it hides; `model=False` leaves the shipped
+    model out (it was trained on chat messages, not on documents)."""
+    return _scan(text, rules, prepared, rules.encoded_max_depth, model)
+
+
+def _scan(
+    text: str, rules: SafetyRules, prepared: Prepared | None, depth: int, model: bool
+) -> list[str]:
     compiled = rules.compiled
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
     if not reasons:
-        reasons = _signals(prepared, rules) or _modelled(prepared, rules)
+        reasons = _signals(prepared, rules) or (_modelled(prepared, rules) if model else [])
     hidden = invisible_payload(text)
     if hidden is not None:
         carrier, payload = hidden
         reasons.append(f"injection.{carrier}")
-        reasons += [f"injection.{carrier}:{r}" for r in _scan(payload, rules, None, depth - 1)]
+        inner = _scan(payload, rules, None, depth - 1, model)
+        reasons += [f"injection.{carrier}:{r}" for r in inner]
     if depth > 0 and not reasons:
         payloads = decoded_payloads(
             text, min_base64=rules.encoded_min_base64_chars, min_hex=rules.encoded_min_hex_chars
         )
+        payloads += unscrambled(text, compiled.decode_cues, max_chars=rules.obfuscated_max_chars)
         for encoding, payload in payloads:
-            reasons += [f"injection.{encoding}:{r}" for r in _scan(payload, rules, None, depth - 1)]
+            inner = _scan(payload, rules, None, depth - 1, model)
+            reasons += [f"injection.{encoding}:{r}" for r in inner]
     return reasons
 
 

@@ -18,7 +18,10 @@ from pipelines.safety.ruleset import RuleSet
 __all__ = ["RuleSet", "SafetyRules"]
 
 
-_SECTIONS = {"version", "thresholds", "abuse", "injection", "greeting", "indirect", "mention_cues"}
+_SECTIONS = {
+    "version", "thresholds", "abuse", "injection", "greeting", "indirect", "document",
+    "mention_cues",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class SafetyRules:
     # name -> regex on the "flat" form (casefolded, punctuation and line breaks kept):
     # role markers and chat-template tokens of indirect injections
     indirect: Mapping[str, str] = field(default_factory=dict)
+    # name -> regex on the flat form, run only on uploaded documents (pipelines/safety/documents)
+    document: Mapping[str, str] = field(default_factory=dict)
     # words that show a question is about quoted words ("what does '...' mean?")
     mention_cues: tuple[str, ...] = ()
     greeting_max_chars: int = 60
@@ -38,6 +43,7 @@ class SafetyRules:
     encoded_min_base64_chars: int = 16
     encoded_min_hex_chars: int = 16
     encoded_max_depth: int = 2
+    obfuscated_max_chars: int = 2000  # ROT13, reversed and split-letter text: read this much
     injection_min_signals: int = 2
     insult_model_threshold: float = 0.5
     injection_model_threshold: float = 0.5
@@ -52,8 +58,9 @@ class SafetyRules:
     def compiled(self) -> CompiledRules:
         """The regexes and vocabularies, built on first use and kept on this instance."""
         return compile_rules(
-            self.abuse, self.injection, self.greeting, self.indirect, self.mention_cues
-        )
+            self.abuse, self.injection, self.greeting, self.indirect, self.mention_cues,
+            self.document,
+        )  # fmt: skip
 
     def with_toxicity_scorer(self, scorer: Callable[[str], float] | None) -> SafetyRules:
         """The same rules with a scorer plugged in; the compiled rules are shared, not rebuilt."""
@@ -68,7 +75,7 @@ class SafetyRules:
     def plugged(self, **hooks: Any) -> SafetyRules:
         """A copy with scorers, models or thresholds replaced; the compiled rules are shared,
         not rebuilt, so nothing they are compiled from may change."""
-        compiled_from = {"abuse", "injection", "greeting", "indirect", "mention_cues"}
+        compiled_from = {"abuse", "injection", "greeting", "indirect", "document", "mention_cues"}
         if compiled_from & hooks.keys():
             raise ValueError(f"plugged() cannot change {sorted(compiled_from & hooks.keys())}")
         copy = replace(self, **hooks)
@@ -92,6 +99,7 @@ class SafetyRules:
             injection=_languages(data.get("injection") or {}, "injection"),
             greeting=_languages(data.get("greeting") or {}, "greeting"),
             indirect=_patterns(data.get("indirect") or {}, "indirect"),
+            document=_patterns(data.get("document") or {}, "document"),
             mention_cues=_strings(data.get("mention_cues") or [], "mention_cues"),
             **numbers,
         )

@@ -15,6 +15,7 @@ from pipelines.metering import metered
 from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
 from pipelines.runner import ChatPipeline
 from pipelines.safety.classify import classify_message
+from pipelines.safety.documents import screen_chunk
 from pipelines.safety.rules import SafetyRules
 from pipelines.state import Classification
 from prompts import PromptBook
@@ -151,6 +152,7 @@ async def build_container(
             registry=metered_store,
             clock=lambda: deps.clock(),
             limits=DocumentLimits.from_settings(settings),
+            screen=lambda text: screen_chunk(text, deps.config.safety),
         )
         tokens = token_service(settings)
         accounts = AccountService(

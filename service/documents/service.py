@@ -7,6 +7,9 @@ One user's uploads run one at a time (per process), so the live-document limit h
 An upload is parsed once, under a work budget, in the single upload-parsing thread, and
 refused (413) as soon as the budget is spent; uploads are then embedded one at a time, so
 uploads queue behind each other instead of starving chats.
+An upload is untrusted input: each chunk, and the section it is shown with, is screened for
+instructions addressed to the model (`screen`, pipelines/safety/documents.py); a flagged
+chunk is held back, never indexed, and the record says how many were and why.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from ingestion.chunking import Child
 from ingestion.indexer import index_upload
 from ingestion.loaders import DocumentError
 from pipelines.ports import DocumentRecord, DocumentRegistry, Embedder, VectorIndex
+from pipelines.safety.documents import held_back_summary
+from pipelines.safety.verdict import Verdict
 from service.documents.checks import check_upload, clean_file_name
 from service.documents.limits import DocumentLimits, UserLocks, parse_upload
 from service.documents.sweeper import SweepResult, sweep_expired
@@ -63,8 +68,10 @@ class DocumentService:
         registry: DocumentRegistry,
         clock: Callable[[], datetime],
         limits: DocumentLimits,
+        screen: Callable[[str], Verdict] | None = None,
     ) -> None:
         self._index = index
+        self._screen = screen
         self._embedder = embedder
         self._registry = registry
         self._clock = clock
@@ -80,6 +87,7 @@ class DocumentService:
             registry=self._registry,
             clock=self._clock,
             limits=limits,
+            screen=self._screen,
         )
 
     async def sweep(self) -> SweepResult:
@@ -160,12 +168,26 @@ class DocumentService:
             created_at=now,
             expires_at=now + self.limits.ttl,
         )
+        kept, held, reasons = await asyncio.to_thread(self._screened, children)
         async with self._forgotten_on_failure(record, "indexing", "index"):
-            chunks = await self._index_children(children, data, record)
-        record = replace(record, chunks=chunks)
+            chunks = await self._index_children(kept, data, record) if kept else 0
+        record = replace(record, chunks=chunks, held_back=held, held_back_reasons=reasons)
         async with self._forgotten_on_failure(record, "recording", "store"):
             await self._registry.add_document(record)
         return record
+
+    def _screened(self, children: Sequence[Child]) -> tuple[list[Child], int, tuple[str, ...]]:
+        """The children to index, and how many were held back and why: a child is held back
+        when its text or its parent section (what the model is shown) is flagged."""
+        if self._screen is None:
+            return list(children), 0, ()
+        screen, parents = self._screen, dict[str, Verdict]()
+        for child in children:
+            if child.parent_id not in parents:
+                parents[child.parent_id] = screen(child.parent_text)
+        verdicts = [_worse(screen(c.text), parents[c.parent_id]) for c in children]
+        held, reasons = held_back_summary(verdicts)
+        return [c for c, v in zip(children, verdicts, strict=True) if not v.flagged], held, reasons
 
     async def _index_children(
         self, children: Sequence[Child], data: bytes, record: DocumentRecord
@@ -206,6 +228,10 @@ class DocumentService:
                 type(error).__name__,
                 record.expires_at.isoformat(),
             )
+
+
+def _worse(own: Verdict, parent: Verdict) -> Verdict:
+    return own if own.flagged or not parent.flagged else parent
 
 
 def _not_found() -> ServiceError:

@@ -47,6 +47,8 @@ class DocumentOut(BaseModel):
     chunks: int
     created_at: datetime
     expires_at: datetime
+    held_back: int = 0  # chunks not indexed: they carry instructions for the model
+    held_back_reasons: list[str] = []  # the rules that held them back, most frequent first
 
     @classmethod
     def of(cls, record: DocumentRecord) -> DocumentOut:
@@ -56,6 +58,8 @@ class DocumentOut(BaseModel):
             chunks=record.chunks,
             created_at=record.created_at,
             expires_at=record.expires_at,
+            held_back=record.held_back,
+            held_back_reasons=list(record.held_back_reasons),
         )
 
 

@@ -68,7 +68,9 @@ async def test_list_shows_only_the_callers_documents(kit: Kit) -> None:
     listed = await kit.client.get("/v1/documents", headers=a)
     assert listed.status_code == 200
     assert [d["id"] for d in listed.json()] == [first["id"], second["id"]]
-    assert set(listed.json()[0]) == {"id", "name", "chunks", "created_at", "expires_at"}
+    assert set(listed.json()[0]) == {
+        "id", "name", "chunks", "created_at", "expires_at", "held_back", "held_back_reasons",
+    }  # fmt: skip
     assert [d["name"] for d in (await kit.client.get("/v1/documents", headers=b)).json()] == [
         "notes.pdf"
     ]

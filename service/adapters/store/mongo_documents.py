@@ -80,6 +80,8 @@ def document_doc(record: DocumentRecord) -> dict[str, Any]:
         "chunks": record.chunks,
         "created_at": as_utc(record.created_at),
         "expires_at": as_utc(record.expires_at),
+        "held_back": record.held_back,
+        "held_back_reasons": list(record.held_back_reasons),
     }
 
 
@@ -91,4 +93,6 @@ def document_record(doc: dict[str, Any]) -> DocumentRecord:
         chunks=int(doc["chunks"]),
         created_at=as_utc(doc["created_at"]),
         expires_at=as_utc(doc["expires_at"]),
+        held_back=int(doc.get("held_back", 0)),
+        held_back_reasons=tuple(doc.get("held_back_reasons", ())),
     )
