@@ -11,7 +11,8 @@ sentences). No logging is configured, so the JSON log tracer's INFO events are d
 Index: sample_kb/ is loaded and chunked by the ingestion code and its children embedded
 with the real embedder (~180 real passages, ingestion payloads). They are replicated up to
 each size: every copy gets its own doc/parent ids and the original vector plus Gaussian noise
-of norm `--noise` (cosine ~0.97 to the original at 0.25), re-normalised; 5% of the copies
+of norm `--noise` (cosine ~0.97 to the original at 0.25), re-normalised, and the original's
+sparse vector (so hybrid search walks 10k-long postings); 5% of the copies
 are temporary uploads of 20 users (not expired). The index is not optimized (as after
 `warden ingest`).
 
@@ -167,7 +168,7 @@ def replicate(base: list[IndexPoint], size: int, noise: float, seed: int) -> lis
                 is_temporary=True, uploaded_by=f"u-bench-{copy % USERS}", expires_at=expires
             )
         unit = (vector / np.linalg.norm(vector)).tolist()
-        points.append(IndexPoint(f"{point.id}~{copy}", unit, payload))
+        points.append(IndexPoint(f"{point.id}~{copy}", unit, payload, point.sparse))
     return points
 
 

@@ -93,7 +93,11 @@ def test_fuse_ranks_parents_by_reciprocal_rank(
     agreement: float,
 ) -> None:
     fused = fuse(
-        Ranked.of([hit(*d) for d in dense]), Ranked.of([hit(*s) for s in sparse]), top_parents=3
+        Ranked.of([hit(*d) for d in dense]),
+        Ranked.of([hit(*s) for s in sparse]),
+        top_parents=3,
+        k=60,
+        sparse_weight=1.0,
     )
     assert [h.payload["parent_id"] for h in fused.best] == order
     cosine = {p: s for _, p, s in reversed(dense)}
@@ -113,4 +117,4 @@ def test_fuse_keeps_the_dense_child_and_cosine_of_a_parent_both_found() -> None:
     )
     assert [(h.id, h.score) for h in fused.best] == [("d1", 0.7)]
     assert fused.signals["top_in_both"] == 1.0 and fused.signals["sparse_top"] == 9.0
-    assert fused.signals["fused_top"] == pytest.approx(2 / 61)
+    assert fused.signals["fused_top"] == pytest.approx(1 / 21 + 1.5 / 21)  # k 20, sparse x1.5
