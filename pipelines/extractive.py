@@ -1,59 +1,56 @@
 """The answer without a chat model: the passages' sentences closest to the question, cited.
 
-Only the `CANDIDATES` sentences a cheap lexical pre-selection finds most promising are embedded
-(pipelines/extractive_prefilter.py); the embedding then ranks them.
+The passages are read as units that can stand alone (pipelines/extractive_units.py): whole
+sentences, list items and glossary entries; never a heading, a label, a glossary stub or a
+fragment ending in a colon. Only the `CANDIDATES` units a cheap lexical pre-selection finds most
+promising are embedded (pipelines/extractive_prefilter.py); the embedding then ranks them, and
+pipelines/extractive_steps.py orders the lines (a list's items together, in order; a how-to
+question answered with its steps).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Required, TypedDict, Unpack
 
 from pipelines.extractive_prefilter import preselect
+from pipelines.extractive_steps import arrange, asks_how, render_lines
+from pipelines.extractive_units import Sentence, split_units
 from pipelines.ports import Embedder
 
+__all__ = [
+    "CANDIDATES",
+    "EXTRACTIVE_LABEL",
+    "Sentence",
+    "SentenceChoice",
+    "choose_sentences",
+    "cosine",
+    "distinct",
+    "extractive_answer",
+    "pick_sentences",
+    "rank_units",
+    "render_extractive",
+    "split_sentences",
+]
+
 EXTRACTIVE_LABEL = "Extracted from the knowledge base (no language model was used):"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*•\d])")
-_MIN_CHARS = 20
-_MIN_WORDS = 5
-_NOT_PROSE = re.compile(r"^\s*(#|>|\|)")  # headings, quoted notes, table rows
-_MAX_CHARS = 400
-_MAX_PER_PASSAGE = 30
 # Sentences embedded per answer (~8 ms each on MiniLM). On 22 sample-KB questions and 56 Python
 # FAQ ones, 12 kept the same best sentence in 100% / 95% of answers (all embedded: the baseline).
 CANDIDATES = 12
 
 
-@dataclass(frozen=True)
-class Sentence:
-    text: str
-    citation: int  # 1-based number of the passage it comes from
-
-
 def split_sentences(passages: Sequence[str]) -> list[Sentence]:
-    """Sentences of each passage, on one line each; fragments too short to stand alone dropped."""
-    found: list[Sentence] = []
-    for number, passage in enumerate(passages, start=1):
-        prose = "\n".join(line for line in passage.splitlines() if not _NOT_PROSE.match(line))
-        pieces = (" ".join(p.split()).lstrip("-*• ") for p in _SENTENCE_END.split(prose))
-        kept = [p[:_MAX_CHARS] for p in pieces if _stands_alone(p)]
-        found.extend(Sentence(text, number) for text in kept[:_MAX_PER_PASSAGE])
-    return found
+    """The units of each passage that can stand alone, in reading order (see extractive_units)."""
+    return split_units(passages)
 
 
 def distinct(sentences: Sequence[Sentence]) -> list[Sentence]:
     """Each text once, where it first occurs (a copy of a passage, a core text re-uploaded)."""
     kept: dict[str, Sentence] = {}
     for sentence in sentences:
-        kept.setdefault(sentence.text, sentence)
+        kept.setdefault(sentence.scored_text, sentence)
     return list(kept.values())
-
-
-def _stands_alone(piece: str) -> bool:
-    return len(piece) >= _MIN_CHARS and len(piece.split()) >= _MIN_WORDS
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -76,9 +73,41 @@ def pick_sentences(
     return [sentence for _, sentence in scored[: max(count, 0)]]
 
 
-def render_extractive(picked: Sequence[Sentence]) -> str:
-    lines = [f"- {s.text} [{s.citation}]" for s in picked]
-    return "\n".join([EXTRACTIVE_LABEL, *lines])
+def render_extractive(picked: Sequence[Sentence], *, numbered: bool = False) -> str:
+    return "\n".join([EXTRACTIVE_LABEL, *render_lines(picked, numbered=numbered)])
+
+
+async def rank_units(
+    passages: Sequence[str],
+    query_vector: Sequence[float],
+    embedder: Embedder,
+    *,
+    count: int,
+    query: str = "",
+    expansion: str = "",
+    matched: Sequence[Sequence[str]] = (),
+    candidates: int = CANDIDATES,
+) -> tuple[list[Sentence], list[Sentence]]:
+    """The shortlist ranked best first (one embed_documents call), and every unit in order.
+
+    `query` is the masked question (without placeholders) and `expansion` what the keyword map
+    appended to it; `matched[p]` holds the texts of the children the search matched in passage
+    p + 1, best first. They choose the `candidates` units worth embedding.
+    """
+    units = distinct(split_sentences(passages))
+    if not units or not query_vector or count <= 0:
+        return [], units
+    kept = preselect(
+        [u.scored_text for u in units],
+        [u.citation for u in units],
+        query,
+        matched,
+        limit=max(candidates, count),
+        expansion=expansion,
+    )
+    shortlist = [units[i] for i in kept]
+    vectors = await embedder.embed_documents([u.scored_text for u in shortlist])
+    return pick_sentences(shortlist, vectors, query_vector, count=len(shortlist)), units
 
 
 async def choose_sentences(
@@ -92,26 +121,18 @@ async def choose_sentences(
     matched: Sequence[Sequence[str]] = (),
     candidates: int = CANDIDATES,
 ) -> list[Sentence]:
-    """The `count` sentences closest to the query, best first, from one embed_documents call.
-
-    `query` is the masked question (without placeholders) and `expansion` what the keyword map
-    appended to it; `matched[p]` holds the texts of the children the search matched in passage
-    p + 1, best first. They choose the `candidates` sentences worth embedding.
-    """
-    sentences = distinct(split_sentences(passages))
-    if not sentences or not query_vector or count <= 0:
-        return []
-    kept = preselect(
-        [s.text for s in sentences],
-        [s.citation for s in sentences],
-        query,
-        matched,
-        limit=max(candidates, count),
+    """The `count` units closest to the query, best first (see `rank_units`)."""
+    ranked, _ = await rank_units(
+        passages,
+        query_vector,
+        embedder,
+        count=count,
+        query=query,
         expansion=expansion,
+        matched=matched,
+        candidates=candidates,
     )
-    shortlist = [sentences[i] for i in kept]
-    vectors = await embedder.embed_documents([s.text for s in shortlist])
-    return pick_sentences(shortlist, vectors, query_vector, count=count)
+    return ranked[: max(count, 0)]
 
 
 class SentenceChoice(TypedDict, total=False):
@@ -130,6 +151,8 @@ async def extractive_answer(
     embedder: Embedder,
     **choice: Unpack[SentenceChoice],
 ) -> str | None:
-    """The rendered answer (see `choose_sentences`); None when the passages hold no sentence."""
-    picked = await choose_sentences(passages, query_vector, embedder, **choice)
-    return render_extractive(picked) if picked else None
+    """The rendered answer (see `rank_units`, `arrange`); None when the passages hold no unit."""
+    ranked, units = await rank_units(passages, query_vector, embedder, **choice)
+    how_to = asks_how(choice.get("query", ""))
+    picked, numbered = arrange(ranked, units, count=choice["count"], how_to=how_to)
+    return render_extractive(picked, numbered=numbered) if picked else None

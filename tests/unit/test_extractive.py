@@ -42,9 +42,21 @@ from tests.fakes.embedder import FakeEmbedder
                 "Steps to follow on the day:\n"
                 "- bring the written complaint with you\n- an identity card"
             ],
-            [
-                Sentence("Steps to follow on the day:", 1),
-                Sentence("bring the written complaint with you", 1),
+            [  # the intro is read into each fragment item, never shown alone
+                Sentence(
+                    "Steps to follow on the day: bring the written complaint with you.",
+                    1,
+                    group=1,
+                    lead="Steps to follow on the day:",
+                    joined=True,
+                ),
+                Sentence(
+                    "Steps to follow on the day: an identity card.",
+                    1,
+                    group=1,
+                    lead="Steps to follow on the day:",
+                    joined=True,
+                ),
             ],
         ),
         (

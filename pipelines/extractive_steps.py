@@ -1,0 +1,101 @@
+"""The order of an extractive answer's lines, and the lines themselves.
+
+The units closest to the question come first, except that the items of one list stay together
+and in the list's order. When the question asks how to do something and a list ranks at the
+top, the answer is that list, whole and in order (numbered steps keep their numbers), after at
+most one sentence that ranked above it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipelines.extractive_text import lower_first
+from pipelines.extractive_units import Sentence
+
+MAX_STEPS = 8  # items of a list shown for a how-to question
+STEP_RANKS = 2  # a list answers a how-to question when one of its items ranks this high
+_HOW_TO = re.compile(
+    r"\bhow\s+(?:do|can|should|would|could|does|did|to|is|are|will)\b"
+    r"|\bwhat\s+(?:are|is)\s+the\s+(?:steps?|process|procedure)\b"
+    r"|\bwhat\s+(?:can|should|must|do)\s+(?:i|we|you|one)\s+do\b"
+    r"|\b(?:steps?|process|procedure|kaise|kaisey|kaise?n)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_how(question: str) -> bool:
+    """'How do I ...', 'what are the steps', 'what can I do', 'kaise', 'process', 'procedure'."""
+    return bool(_HOW_TO.search(question))
+
+
+def _together(ordered: Sequence[Sentence], everything: Sequence[Sentence]) -> list[Sentence]:
+    """`ordered` with each list's picked items moved up to its first one, in list order."""
+    position = {id(u): i for i, u in enumerate(everything)}
+    result: list[Sentence] = []
+    for unit in ordered:
+        if unit in result:
+            continue
+        if unit.group is None:
+            result.append(unit)
+            continue
+        members = [u for u in ordered if u.group == unit.group]
+        result.extend(sorted(members, key=lambda u: position.get(id(u), 0)))
+    return result
+
+
+def _in_passage_order(picked: Sequence[Sentence], everything: Sequence[Sentence]) -> list[Sentence]:
+    """Passages by their best unit, each passage's units in reading order (steps in order)."""
+    rank = {u.citation: i for i, u in reversed(list(enumerate(picked)))}
+    position = {id(u): i for i, u in enumerate(everything)}
+    return sorted(picked, key=lambda u: (rank[u.citation], position.get(id(u), 0)))
+
+
+def arrange(
+    ranked: Sequence[Sentence], everything: Sequence[Sentence], *, count: int, how_to: bool
+) -> tuple[list[Sentence], bool]:
+    """The units to show, in order, and whether they are one list's steps (numbers shown).
+
+    `ranked` is the shortlist best first; `everything` every unit of the passages, in reading
+    order (where a chosen list's other items come from)."""
+    if count <= 0 or not ranked:
+        return [], False
+    if how_to:
+        top = [u for u in ranked[:STEP_RANKS] if u.group is not None]
+        if top:
+            group = top[0].group
+            steps = [u for u in everything if u.group == group][:MAX_STEPS]
+            above = ranked[: ranked.index(top[0])]
+            return [*above[:1], *steps], True
+        return _in_passage_order(ranked[:count], everything), False
+    return _together(ranked[:count], everything), False
+
+
+def render_lines(units: Sequence[Sentence], *, numbered: bool) -> list[str]:
+    """'- text [n]' lines. A list's intro is read once, into its first line; fragment items
+    of one list that follow each other share one line ('intro a; b; c.')."""
+    lines: list[str] = []
+    previous: Sentence | None = None
+    for unit in units:
+        same_list = previous is not None and unit.group is not None
+        same_list = same_list and previous is not None and previous.group == unit.group
+        if unit.joined and same_list and previous is not None and previous.joined:
+            head = lines.pop().rsplit(" [", 1)[0].rstrip(".")
+            lines.append(f"{head}; {unit.clause}. [{unit.citation}]")
+        else:
+            lines.append(
+                f"- {_line_text(unit, numbered, show_lead=not same_list)} [{unit.citation}]"
+            )
+        previous = unit
+    return lines
+
+
+def _line_text(unit: Sentence, numbered: bool, *, show_lead: bool) -> str:
+    if unit.joined:
+        return unit.text
+    marked = numbered and bool(unit.marker)
+    text = f"{unit.marker} {unit.text}" if marked else unit.text
+    if unit.lead and show_lead:
+        text = f"{unit.lead} {text if marked else lower_first(text)}"
+    return text
