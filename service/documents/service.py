@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from ingestion.chunking import Child
 from ingestion.indexer import index_upload
@@ -68,7 +69,7 @@ class DocumentService:
         registry: DocumentRegistry,
         clock: Callable[[], datetime],
         limits: DocumentLimits,
-        screen: Callable[[str], Verdict] | None = None,
+        screen: Callable[[str], Verdict],
     ) -> None:
         self._index = index
         self._screen = screen
@@ -81,14 +82,22 @@ class DocumentService:
 
     def with_limits(self, limits: DocumentLimits) -> DocumentService:
         """The same service over the same ports, with other limits (tests, tuning)."""
-        return DocumentService(
-            index=self._index,
-            embedder=self._embedder,
-            registry=self._registry,
-            clock=self._clock,
-            limits=limits,
-            screen=self._screen,
-        )
+        return self._with(limits=limits)
+
+    def with_clock(self, clock: Callable[[], datetime]) -> DocumentService:
+        """The same service over the same ports, reading another clock (tests)."""
+        return self._with(clock=clock)
+
+    def _with(self, **changes: Any) -> DocumentService:
+        parts: dict[str, Any] = {
+            "index": self._index,
+            "embedder": self._embedder,
+            "registry": self._registry,
+            "clock": self._clock,
+            "limits": self.limits,
+            "screen": self._screen,
+        }
+        return DocumentService(**{**parts, **changes})
 
     async def sweep(self) -> SweepResult:
         """Removes every expired upload, vectors then records (see service/documents/sweeper.py)."""
@@ -179,8 +188,6 @@ class DocumentService:
     def _screened(self, children: Sequence[Child]) -> tuple[list[Child], int, tuple[str, ...]]:
         """The children to index, and how many were held back and why: a child is held back
         when its text or its parent section (what the model is shown) is flagged."""
-        if self._screen is None:
-            return list(children), 0, ()
         screen, parents = self._screen, dict[str, Verdict]()
         for child in children:
             if child.parent_id not in parents:

@@ -13,7 +13,6 @@ from docx import Document
 from pipelines.runner import ChatPipeline
 from service.chat import ChatService
 from service.container import Container
-from service.documents.service import DocumentService
 from tests.unit.test_loaders import pdf_bytes
 
 __all__ = ["MovableClock", "chat_sources", "docx_bytes", "file_of", "pdf_bytes", "upload"]
@@ -82,11 +81,5 @@ class MovableClock:
             max_message_chars=container.settings.max_message_chars,
             clock=clock,
         )
-        container.documents = DocumentService(
-            index=deps.index,
-            embedder=deps.embedder,
-            registry=container.store,
-            clock=clock,
-            limits=container.documents.limits,
-        )
+        container.documents = container.documents.with_clock(clock)
         return clock

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from pipelines.ports import IndexPoint
+from pipelines.safety.verdict import CLEAR
 from service.app import create_app
 from service.documents.limits import DocumentLimits
 from service.documents.service import DocumentService
@@ -320,6 +321,7 @@ async def test_indexing_failure_midway_leaves_no_vectors_and_no_record(kit: Kit)
         registry=kit.store,
         clock=kit.container.deps.clock,
         limits=DocumentLimits.from_settings(kit.container.settings),
+        screen=lambda _: CLEAR,  # screening is not what this test is about
     )
     await _serve_with(kit, failing)
     headers = await kit.headers_for(A)

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from ingestion.loaders import DocumentTooLarge
+from pipelines.safety.verdict import CLEAR
 from service.app import create_app
 from service.documents.limits import DocumentLimits, parse_upload
 from service.documents.service import DocumentService
@@ -143,6 +144,7 @@ async def test_uploads_embed_one_at_a_time(kit: Kit) -> None:
         registry=kit.store,
         clock=kit.container.deps.clock,
         limits=_limits(kit),
+        screen=lambda _: CLEAR,  # screening is not what this test is about
     )
     await _serve_with(kit, service)
     text = " ".join(f"Sentence {n} about the aquarium permit." for n in range(200))
