@@ -90,7 +90,10 @@ class CuedRecognizer(EntityRecognizer):
         if entity not in entities:
             return []
         found: dict[tuple[int, int], float] = {}
+        any_cue = self._cue.search(text) is not None
         for pattern, compiled in self._patterns:
+            if not pattern.score and not any_cue:
+                continue  # this pattern counts only near a cue, and the text has none
             for match in compiled.finditer(text):
                 start, end = match.span()
                 if self._valid is not None and not self._valid(match.group()):
