@@ -153,6 +153,7 @@ async def extractive_answer(
 ) -> str | None:
     """The rendered answer (see `rank_units`, `arrange`); None when the passages hold no unit."""
     ranked, units = await rank_units(passages, query_vector, embedder, **choice)
-    how_to = asks_how(choice.get("query", ""))
+    query = choice.get("query", "")
+    how_to = query if asks_how(query) else ""
     picked, numbered = arrange(ranked, units, count=choice["count"], how_to=how_to)
     return render_extractive(picked, numbered=numbered) if picked else None

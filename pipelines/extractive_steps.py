@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pipelines.extractive_prefilter import terms
 from pipelines.extractive_text import lower_first
 from pipelines.extractive_units import Sentence
 
 MAX_STEPS = 8  # items of a list shown for a how-to question
-STEP_RANKS = 2  # a list answers a how-to question when one of its items ranks this high
+STEP_RANKS = 2  # a list answers a how-to question when one of its items ranks this high,
+HEADING_COVER = 0.6  # or when its heading holds this share of the question's words
 _HOW_TO = re.compile(
     r"\bhow\s+(?:do|can|should|would|could|does|did|to|is|are|will)\b"
     r"|\bwhat\s+(?:are|is)\s+the\s+(?:steps?|process|procedure)\b"
@@ -52,22 +54,44 @@ def _in_passage_order(picked: Sequence[Sentence], everything: Sequence[Sentence]
     return sorted(picked, key=lambda u: (rank[u.citation], position.get(id(u), 0)))
 
 
+def steps_for(
+    question: str, ranked: Sequence[Sentence], everything: Sequence[Sentence]
+) -> list[Sentence]:
+    """The list that answers a how-to question: one whose item ranks in the top
+    `STEP_RANKS`, else the one whose heading holds most of the question's words."""
+    top = [u for u in ranked[:STEP_RANKS] if u.group is not None]
+    group = top[0].group if top else None
+    if group is None:
+        asked = set(terms(question))
+        best = 0.0
+        for unit in everything:
+            cover = len(asked & set(terms(unit.section))) / len(asked) if asked else 0.0
+            if unit.group is not None and cover >= max(best, HEADING_COVER) and cover > best:
+                group, best = unit.group, cover
+    return [u for u in everything if u.group == group][:MAX_STEPS] if group else []
+
+
 def arrange(
-    ranked: Sequence[Sentence], everything: Sequence[Sentence], *, count: int, how_to: bool
+    ranked: Sequence[Sentence],
+    everything: Sequence[Sentence],
+    *,
+    count: int,
+    how_to: str = "",
 ) -> tuple[list[Sentence], bool]:
     """The units to show, in order, and whether they are one list's steps (numbers shown).
 
     `ranked` is the shortlist best first; `everything` every unit of the passages, in reading
-    order (where a chosen list's other items come from)."""
+    order (where a chosen list's other items come from); `how_to` the question when it asks
+    how to do something."""
     if count <= 0 or not ranked:
         return [], False
     if how_to:
-        top = [u for u in ranked[:STEP_RANKS] if u.group is not None]
-        if top:
-            group = top[0].group
-            steps = [u for u in everything if u.group == group][:MAX_STEPS]
-            above = ranked[: ranked.index(top[0])]
-            return [*above[:1], *steps], True
+        steps = steps_for(how_to, ranked, everything)
+        if steps:
+            first = steps[0]
+            same = [u for u in ranked if (u.citation, u.section) == (first.citation, first.section)]
+            above = [u for u in same[:1] if u.group is None]
+            return [*above, *steps], True
         return _in_passage_order(ranked[:count], everything), False
     return _together(ranked[:count], everything), False
 

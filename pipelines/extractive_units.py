@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipelines.extractive_text import (
     as_clause,
@@ -45,12 +45,14 @@ class Sentence:
     marker: str = ""
     lead: str = ""
     joined: bool = False  # a fragment item: `text` is its intro and itself as one sentence
+    section: str = field(default="", compare=False)  # the heading above it, if any
 
     @property
     def scored_text(self) -> str:
         """What the question is compared with: the unit (an item with its intro), its first
         sentences only past `SCORED_CHARS` (embedding cost grows with the length)."""
-        text = f"{self.lead} {self.text}" if self.lead and not self.joined else self.text
+        context = self.lead or (self.section if self.group is not None else "")
+        text = f"{context} {self.text}" if context and not self.joined else self.text
         if len(text) <= SCORED_CHARS:
             return text
         head = ""
@@ -112,15 +114,17 @@ def _sentences(text: str) -> list[str]:
     return [_shortened(s) for s in split_prose(text)]
 
 
-def _item_units(piece: _Piece, intro: str, citation: int, group: int) -> list[Sentence]:
+def _item_units(
+    piece: _Piece, intro: str, citation: int, group: int, section: str
+) -> list[Sentence]:
     text = piece.text if ends_sentence(piece.text) else f"{as_clause(piece.text)}."
     if piece.text[:1].islower() and intro:  # a fragment: read it with its intro
         joined = f"{intro} {as_clause(piece.text)}."
-        unit = Sentence(joined, citation, group, piece.marker, intro, joined=True)
+        unit = Sentence(joined, citation, group, piece.marker, intro, True, section)
         return [unit] if stands_alone(joined) else []
     parts = [text] if len(text) <= MAX_UNIT_CHARS else _sentences(text)
     units = [
-        Sentence(part, citation, group, piece.marker if n == 0 else "", intro)
+        Sentence(part, citation, group, piece.marker if n == 0 else "", intro, section=section)
         for n, part in enumerate(parts)
     ]
     return [u for u in units if stands_alone(u.text) or (u.marker and len(u.text.split()) >= 3)]
@@ -139,17 +143,18 @@ class _Groups:
 
 def passage_units(passage: str, citation: int, groups: _Groups) -> list[Sentence]:
     units: list[Sentence] = []
-    intro, group = "", None
+    intro, group, section = "", None, ""
     for piece in pieces_of(passage):
         in_list = group is not None or bool(intro)
         loose = piece.text[:1].islower() or piece.kind == "entry"  # DOCX items lose their marks
         listed = piece.kind == "item" or (in_list and loose)
         if listed:
             group = group or groups.new()
-            units.extend(_item_units(piece, intro, citation, group))
+            units.extend(_item_units(piece, intro, citation, group, section))
             continue
         intro, group = "", None
         if piece.kind == "heading":
+            section = piece.text
             continue
         if piece.kind == "entry" and len(piece.text) <= MAX_UNIT_CHARS:
             sentences = [piece.text]
@@ -157,7 +162,7 @@ def passage_units(passage: str, citation: int, groups: _Groups) -> list[Sentence
             sentences = _sentences(piece.text)
         if sentences and ends_with_colon(sentences[-1]):
             intro = sentences.pop()
-        units.extend(Sentence(s, citation) for s in sentences if stands_alone(s))
+        units.extend(Sentence(s, citation, section=section) for s in sentences if stands_alone(s))
     return units[:MAX_PER_PASSAGE]
 
 
