@@ -60,8 +60,8 @@ def main() -> None:
             )
     print(f"{len(rows)} texts, {time.perf_counter() - started:.1f} s")
     print(f"{'split':8} {'family':13} {'lang':9} {'right':>6}  {'n':>4}  share")
-    for (split, family, lang), (good, total) in sorted(tally.items()):
-        print(f"{split:8} {family:13} {lang:9} {good:6d}  {total:4d}  {100 * good / total:5.1f}%")
+    for (where, kind, lang), (right, total) in sorted(tally.items()):
+        print(f"{where:8} {kind:13} {lang:9} {right:6d}  {total:4d}  {100 * right / total:5.1f}%")
     for line in failures[: args.failures]:
         print(line)
 

@@ -24,25 +24,28 @@ from pipelines.safety.learned import (
 )
 from pipelines.safety.mentions import spare_quoted_mention
 from pipelines.safety.normalize import Prepared
+from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import CLEAR, Verdict
 
 
 def detect_abuse(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     verdict = _detect(text, rules, prepared)
-    return spare_quoted_mention(verdict, text, rules, _detect, "abuse")
+    verdict = spare_quoted_mention(verdict, text, rules, _detect, "abuse")
+    return spare_reported_speech(verdict, text, rules, _detect)
 
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
     compiled = rules.compiled
     prepared = prepared or compiled.prepare(text)
-    reasons = [hit for clause in prepared.clauses for hit in compiled.abuse.all(clause)]
+    reasons = [hit for clause in prepared.clauses for hit in compiled.abuse_hits(clause)]
     if not reasons and _asks_nothing(prepared, rules):
-        reasons = [hit for clause in prepared.clauses for hit in compiled.abuse_bare.all(clause)]
+        reasons = [hit for c in prepared.clauses for hit in compiled.abuse_hits(c, bare=True)]
     if reasons:
         return Verdict.of(reasons)
-    if _bare_insult(prepared, rules):
-        return Verdict.of(["abuse.bare_insult"])
+    bare = _bare_insult(prepared, rules)
+    if bare:
+        return Verdict.of([f"abuse.{bare}.bare_insult"])
     clauses = open_clauses(prepared, rules)
     model, shown = rules.insult_model, insult_model_input(prepared, rules)
     if model is not None and shown is not None:
@@ -64,14 +67,15 @@ def _asks_nothing(prepared: Prepared, rules: SafetyRules) -> bool:
     )
 
 
-def _bare_insult(prepared: Prepared, rules: SafetyRules) -> bool:
+def _bare_insult(prepared: Prepared, rules: SafetyRules) -> str | None:
+    """The language of the first clause made only of insult vocabulary, if any."""
     for clause in prepared.clauses:
         if clause.count(" ") >= rules.standalone_insult_max_words:
             continue
         for rule in rules.compiled.standalone:
-            if rule.insult.search(clause) and rule.allowed.fullmatch(clause):
-                return True
-    return False
+            if rule.fires(clause):
+                return rule.language
+    return None
 
 
 def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) -> Verdict:
@@ -82,7 +86,7 @@ def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) ->
         return CLEAR
     suspects = addressed(clauses, rules)
     if not suspects and _asks_nothing(prepared, rules):
-        suspects = [c for c in clauses if any(r.insult.search(c) for r in compiled.standalone)]
+        suspects = [c for c in clauses if any(r.has_insult(c) for r in compiled.standalone)]
     if not suspects:
         return CLEAR
     score = scorer(" ".join(suspects))

@@ -1,37 +1,36 @@
 """The regexes and vocabularies of one SafetyRules instance, built once (SafetyRules.compiled).
 
-A pattern may name a list of its own language block as `{list}`: it becomes a whole-word
-alternation of the list's entries, with an optional plural ending for the noun lists in
-PLURAL_LISTS. `{!list}` asserts that no entry of the list comes right before.
+How list entries and patterns become regexes: pipelines/safety/expand.py; the parts that run on
+a language block's own spelling fold (bare insults, folded abuse rules, greetings):
+pipelines/safety/packs.py.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pipelines.safety.matcher import NEVER, RuleMatcher, trie_regex
+from pipelines.safety.expand import PLURAL_LISTS, alternation, checked
+from pipelines.safety.expand import named_patterns as _named
+from pipelines.safety.matcher import RuleMatcher
 from pipelines.safety.normalize import Prepared, prepare, words_of
+from pipelines.safety.packs import (
+    Folded,
+    Reporting,
+    Standalone,
+    folded_abuse,
+    greetings,
+    reporting,
+    standalone,
+)
 from pipelines.safety.ruleset import RuleSet
+from pipelines.safety.spelling import Fold
 
-PLURAL_LISTS = frozenset({"insults", "slurs", "assistant_nouns", "person_nouns", "dehumanizing"})
-# words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
-STANDALONE_LISTS = (
-    "fillers", "second_person", "copulas", "assistant_nouns", "profanity", "interjections",
-)  # fmt: skip
+__all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "alternation"]
+
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
-_TEMPLATE = re.compile(r"\{(!?)([a-z_]+)\}")
-
-
-@dataclass(frozen=True)
-class Standalone:
-    """A clause made only of insult vocabulary, with at least one insult."""
-
-    allowed: re.Pattern[str]
-    insult: re.Pattern[str]
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,8 @@ class CompiledRules:
     by_length: Mapping[int, tuple[str, ...]]
     abuse: RuleMatcher
     abuse_bare: RuleMatcher
+    abuse_folded: tuple[Folded, ...]  # blocks with a `spelling` fold, run on folded clauses
+    reporting: tuple[Reporting, ...]  # reported speech and requests for help, per language
     abuse_spares: tuple[tuple[str, re.Pattern[str]], ...]  # (name, regex): spans to cut out
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
@@ -51,12 +52,19 @@ class CompiledRules:
     indirect: RuleMatcher
     document: RuleMatcher  # flat patterns for uploaded documents only
     decode_cues: frozenset[str]  # words that make ROT13, reversed or split text worth reading
-    greeting_full: re.Pattern[str] | None
-    greeting_any: re.Pattern[str] | None
+    greeting_full: tuple[tuple[Fold, re.Pattern[str]], ...]  # one regex per spelling fold
+    greeting_any: tuple[tuple[Fold, re.Pattern[str]], ...]
     mention_cues: frozenset[str]
 
     def prepare(self, text: str) -> Prepared:
         return prepare(text, self.vocab, self.by_length)
+
+    def abuse_hits(self, clause: str, *, bare: bool = False) -> list[str]:
+        """The abuse rules (or the bare-only ones) that match one clause, in every language."""
+        hits = (self.abuse_bare if bare else self.abuse).all(clause)
+        for group in self.abuse_folded:
+            hits += (group.abuse_bare if bare else group.abuse).all(group.fold(clause))
+        return hits
 
 
 def compile_rules(
@@ -68,22 +76,24 @@ def compile_rules(
     document: Mapping[str, str] | None = None,
 ) -> CompiledRules:
     """The regexes and vocabularies of a SafetyRules' sections (`SafetyRules.compiled`)."""
-    flat = [(f"injection.indirect.{n}", _checked(p, n, words=False)) for n, p in indirect.items()]
+    flat = [(f"injection.indirect.{n}", checked(p, n, words=False)) for n, p in indirect.items()]
     in_documents = [
-        (f"injection.document.{n}", _checked(p, n, words=False))
-        for n, p in (document or {}).items()
+        (f"injection.document.{n}", checked(p, n, words=False)) for n, p in (document or {}).items()
     ]
+    plain = {language: block for language, block in abuse.items() if not block.spelling}
     return CompiledRules(
         vocab=frozenset(_vocabulary(abuse, greeting)),
         by_length=_by_length(abuse),
-        abuse=RuleMatcher(_named("abuse", abuse), words=True),
-        abuse_bare=RuleMatcher(_named("abuse", abuse, part="bare_patterns"), words=True),
+        abuse=RuleMatcher(_named("abuse", plain), words=True),
+        abuse_bare=RuleMatcher(_named("abuse", plain, part="bare_patterns"), words=True),
+        abuse_folded=folded_abuse(abuse),
+        reporting=reporting(abuse),
         abuse_spares=tuple(
             (name, re.compile(regex))
             for name, regex in _named("abuse.spared", abuse, part="spares")
         ),
         standalone=tuple(
-            _standalone(block) for block in abuse.values() if "insults" in block.lists
+            standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
         direction_words=_single_words(abuse, DIRECTION_LISTS),
         request_opener=_opener(abuse, "request_openers"),
@@ -94,80 +104,14 @@ def compile_rules(
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
         document=RuleMatcher(in_documents, words=False, flags=re.MULTILINE),
         decode_cues=_single_words(injection, ("decode_cues",)),
-        greeting_full=_greeting(greeting, full=True),
-        greeting_any=_greeting(greeting, full=False),
+        greeting_full=greetings(greeting, full=True),
+        greeting_any=greetings(greeting, full=False),
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
     )
 
 
 def _opener(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
     return re.compile(alternation(_entries(languages, name)) + r"(?!\S)")
-
-
-def alternation(entries: Iterable[str], *, plural: bool = False) -> str:
-    """List entries in word form as one regex, with an optional plural ending."""
-    body = trie_regex({words_of(e) for e in entries} - {""})
-    return body + "(?:s|es)?" if plural and body != NEVER else body
-
-
-def _named(
-    detector: str, languages: Mapping[str, RuleSet], *, part: str = "patterns"
-) -> list[tuple[str, str]]:
-    """The named regexes of one part of every language block (patterns come with phrases)."""
-    named: list[tuple[str, str]] = []
-    for language, block in languages.items():
-        if block.phrases and part == "patterns":
-            named.append((f"{detector}.{language}.phrase", alternation(block.phrases)))
-        patterns: Mapping[str, str] = getattr(block, part)
-        for name, pattern in patterns.items():
-            where = f"{detector}.{language}.{name}"
-            named.append((where, _checked(_expand(pattern, block.lists, where), where, words=True)))
-    return named
-
-
-def _expand(pattern: str, lists: Mapping[str, tuple[str, ...]], where: str) -> str:
-    """`{name}`: any entry of the list; `{!name}`: not right after an entry of the list."""
-
-    def expand(match: re.Match[str]) -> str:
-        negated, name = match.groups()
-        if name not in lists:
-            raise ValueError(f"{where}: unknown list {{{negated}{name}}}")
-        if negated:
-            entries = sorted({words_of(e) for e in lists[name]} - {""})
-            return "".join(rf"(?<!\b{re.escape(e)} )" for e in entries)
-        return alternation(lists[name], plural=name in PLURAL_LISTS)
-
-    return _TEMPLATE.sub(expand, pattern)
-
-
-def _checked(pattern: str, where: str, *, words: bool) -> str:
-    """Accents stripped; no group names or back-references (patterns are combined)."""
-    pattern = "".join(
-        c for c in unicodedata.normalize("NFKD", pattern) if not unicodedata.combining(c)
-    )
-    bare = re.sub(r"\\.", "", pattern)
-    if "(?P" in pattern or re.search(r"\\[1-9]", pattern):
-        raise ValueError(f"{where}: named groups and back-references are not allowed")
-    if words and (bare != bare.lower() or "'" in bare):
-        raise ValueError(f"{where}: word patterns are lowercase, without apostrophes")
-    if not words:  # word patterns are compiled, and errors named, by RuleMatcher
-        try:
-            re.compile(pattern)
-        except re.error as error:
-            raise ValueError(f"{where}: invalid regex: {error}") from None
-    return pattern
-
-
-def _standalone(block: RuleSet) -> Standalone:
-    lists = block.lists
-    allowed = [alternation(lists["insults"], plural=True)]
-    allowed += [
-        alternation(lists[n], plural=n in PLURAL_LISTS) for n in STANDALONE_LISTS if n in lists
-    ]
-    return Standalone(
-        allowed=re.compile(rf"(?:(?:{'|'.join(allowed)})(?: |$))+"),
-        insult=re.compile(rf"(?<!\S){allowed[0]}(?!\S)"),
-    )
 
 
 def _entries(languages: Mapping[str, RuleSet], name: str) -> list[str]:
@@ -196,13 +140,3 @@ def _by_length(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:
         if word not in table.setdefault(len(word), []):
             table[len(word)].append(word)
     return {length: tuple(words) for length, words in table.items()}
-
-
-def _greeting(languages: Mapping[str, RuleSet], *, full: bool) -> re.Pattern[str] | None:
-    phrases = alternation(p for block in languages.values() for p in block.phrases)
-    if phrases == NEVER:
-        return None
-    if not full:
-        return re.compile(rf"(?<!\S){phrases}(?!\S)")
-    fillers = alternation(f for b in languages.values() for f in b.lists.get("fillers", ()))
-    return re.compile(rf"(?:(?:{phrases}|{fillers})(?: |$))+")

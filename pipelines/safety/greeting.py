@@ -16,20 +16,19 @@ GREETING = Verdict(flagged=True, reasons=("greeting",))
 
 def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     compiled = rules.compiled
-    if compiled.greeting_full is None or len(text.strip()) > rules.greeting_max_chars:
+    if not compiled.greeting_full or len(text.strip()) > rules.greeting_max_chars:
         return CLEAR
     words = (prepared or compiled.prepare(text)).words
     if not words or words.count(" ") >= rules.greeting_max_words:
         return CLEAR
-    if compiled.greeting_full.fullmatch(words) and mentions_greeting(words, rules):
-        return GREETING
+    for fold, full in compiled.greeting_full:
+        if full.fullmatch(fold(words)) and mentions_greeting(words, rules):
+            return GREETING
     return CLEAR
 
 
 def mentions_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> bool:
     """Whether a greeting phrase occurs at all (for audit reasons on the question route)."""
     compiled = rules.compiled
-    if compiled.greeting_any is None:
-        return False
     words = (prepared or compiled.prepare(text)).words
-    return compiled.greeting_any.search(words) is not None
+    return any(phrase.search(fold(words)) for fold, phrase in compiled.greeting_any)

@@ -49,8 +49,9 @@ _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"'"), ""),
 ]
 _URL = re.compile(r"(?:https?://|www\.)\S+")  # addresses carry no words of their own
-_CLAUSE = re.compile(r"[,.!?;:\n\u3002\u00bf\u00a1]+")
-_NON_WORD = re.compile(r"[^\w]+")
+_CLAUSE = re.compile(r"[,.!?;:\n\u3002\u00bf\u00a1\u0964\u0965]+")  # incl. the danda ।
+# Indic vowel signs are marks, not \w: kept inside words ("कुत्ते" stays one word)
+_NON_WORD = re.compile(r"[^\w\u0900-\u0963\u0966-\u0dff]+")
 _ELONGATED = re.compile(r"(\w)\1\1+")
 
 
@@ -73,7 +74,7 @@ def flatten(text: str) -> str:
             text = text.translate(_HOMOGLYPHS)
         text = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in text if not unicodedata.combining(c))
-        text = text.translate(_APOSTROPHES)
+        text = text.translate(_APOSTROPHES).replace("\u0901", "\u0902")  # chandrabindu
     return _LINES.sub("\n", _SPACES.sub("  ", text.replace("\t", " "))).strip()
 
 

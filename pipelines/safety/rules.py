@@ -138,7 +138,7 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
     for language, block in _mapping(value, where).items():
         here = f"{where}.{language}"
         block = _mapping(block, here)
-        parts = {"lists", "phrases", "patterns", "bare_patterns", "signals", "spares"}
+        parts = {"lists", "phrases", "patterns", "bare_patterns", "signals", "spares", "spelling"}
         _keys(block, parts, here + ".")
         lists = _mapping(block.get("lists") or {}, here + ".lists")
         result[str(language)] = RuleSet(
@@ -148,5 +148,8 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
             bare_patterns=_patterns(block.get("bare_patterns") or {}, here + ".bare_patterns"),
             signals=_patterns(block.get("signals") or {}, here + ".signals"),
             spares=_patterns(block.get("spares") or {}, here + ".spares"),
+            spelling={
+                str(k): str(v) for k, v in _mapping(block.get("spelling") or {}, here).items()
+            },
         )
     return result

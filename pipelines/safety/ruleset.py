@@ -27,3 +27,6 @@ class RuleSet:
     # idiot", "you are a genius"): the rules decide these words, the learned scorers never
     # see them (pipelines/safety/learned.py cuts them out of what they are shown)
     spares: Mapping[str, str] = field(default_factory=dict)
+    # regex -> replacement, in order: the block's spelling fold (pipelines/safety/spelling.py),
+    # applied to the clauses this block's rules see and to its own entries and patterns
+    spelling: Mapping[str, str] = field(default_factory=dict)

@@ -72,7 +72,7 @@ QUESTIONS = [
     "what is up with bail",
     "Is anyone there to help with my eviction?",
     "Hola, ¿cómo está el proceso de desalojo?",
-    "hi hi hi hi hi hi hi hi hi hi",  # longer than greeting_max_words
+    "hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi",  # longer than greeting_max_words (14)
     "",
     "   ",
     "?",

@@ -19,7 +19,8 @@ def test_shipped_yaml_loads_with_every_section() -> None:
     assert {"en", "fr", "de", "es", "it"} <= set(rules.injection)
     assert "en" in rules.abuse and rules.abuse["en"].lists["insults"]
     assert rules.greeting["en"].phrases and rules.indirect and rules.mention_cues
-    assert rules.greeting_max_chars == 60 and rules.toxicity_scorer is None
+    assert rules.greeting_max_chars == 90 and rules.toxicity_scorer is None
+    assert {"hinglish", "hi"} <= set(rules.abuse) and {"hinglish", "hi"} <= set(rules.greeting)
 
 
 def test_default_rules_are_empty_but_usable() -> None:

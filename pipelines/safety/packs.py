@@ -1,0 +1,141 @@
+"""The per-language parts of the compiled rules that run on a block's own spelling fold.
+
+- `Standalone`: a clause made only of one language's insult vocabulary, with at least one
+  insult ("idiot!", "what a moron", "abe chutiye"), named `abuse.<lang>.bare_insult`;
+- `Folded`: the abuse rules of the blocks that share one `spelling` fold, run on the folded
+  clause (the blocks without a fold run together on the clause as it is);
+- greetings: one regex per fold, over every block's entries folded alike;
+- `Reporting`: the cues of reported speech and of a request for help (pipelines/safety/reported.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pipelines.safety.expand import (
+    PLURAL_LISTS,
+    alternation,
+    block_fold,
+    by_fold,
+    expand,
+    named_patterns,
+)
+from pipelines.safety.matcher import NEVER, RuleMatcher
+from pipelines.safety.normalize import words_of
+from pipelines.safety.ruleset import RuleSet
+from pipelines.safety.spelling import IDENTITY, Fold
+
+# words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
+STANDALONE_LISTS = (
+    "fillers", "second_person", "copulas", "assistant_nouns", "profanity", "interjections",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Standalone:
+    """A clause made only of insult vocabulary, with at least one insult."""
+
+    allowed: re.Pattern[str]
+    insult: re.Pattern[str]
+    language: str = "en"
+    fold: Fold = IDENTITY
+
+    def fires(self, clause: str) -> bool:
+        clause = self.fold(clause)
+        return bool(self.insult.search(clause) and self.allowed.fullmatch(clause))
+
+    def has_insult(self, clause: str) -> bool:
+        return self.insult.search(self.fold(clause)) is not None
+
+
+@dataclass(frozen=True)
+class Folded:
+    """The abuse rules of the language blocks that share one spelling fold."""
+
+    fold: Fold
+    abuse: RuleMatcher
+    abuse_bare: RuleMatcher
+
+
+def folded_abuse(abuse: Mapping[str, RuleSet]) -> tuple[Folded, ...]:
+    return tuple(
+        Folded(
+            fold=fold,
+            abuse=RuleMatcher(named_patterns("abuse", group), words=True),
+            abuse_bare=RuleMatcher(
+                named_patterns("abuse", group, part="bare_patterns"), words=True
+            ),
+        )
+        for fold, group in by_fold(abuse).items()
+        if fold.steps
+    )
+
+
+def standalone(language: str, block: RuleSet) -> Standalone:
+    fold = block_fold(language, block)
+    lists = {n: [fold(words_of(e)) for e in entries] for n, entries in block.lists.items()}
+    allowed = [alternation(lists["insults"], plural=True)]
+    allowed += [
+        alternation(lists[n], plural=n in PLURAL_LISTS) for n in STANDALONE_LISTS if n in lists
+    ]
+    return Standalone(
+        allowed=re.compile(rf"(?:(?:{'|'.join(allowed)})(?: |$))+"),
+        insult=re.compile(rf"(?<!\S){allowed[0]}(?!\S)"),
+        language=language,
+        fold=fold,
+    )
+
+
+def greetings(
+    languages: Mapping[str, RuleSet], *, full: bool
+) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
+    """One regex per spelling fold of the greeting blocks, over every block's entries folded
+    alike, so "thanks bhai" and "namaskaar ji" are each read in one form."""
+    folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
+    found = ((fold, _greeting(languages, fold, full=full)) for fold in folds)
+    return tuple((fold, regex) for fold, regex in found if regex is not None)
+
+
+def _greeting(
+    languages: Mapping[str, RuleSet], fold: Fold, *, full: bool
+) -> re.Pattern[str] | None:
+    phrases = alternation(fold(words_of(p)) for block in languages.values() for p in block.phrases)
+    if phrases == NEVER:
+        return None
+    if not full:
+        return re.compile(rf"(?<!\S){phrases}(?!\S)")
+    fillers = [fold(words_of(f)) for b in languages.values() for f in b.lists.get("fillers", ())]
+    return re.compile(rf"(?:(?:{phrases}|{alternation(fillers)})(?: |$))+")
+
+
+@dataclass(frozen=True)
+class Reporting:
+    """One language's cues of reported speech ("called me", "bola ki", "ने कहा") and of a
+    request for help ("what can I do", "kya karun", "मदद"), on the block's spelling fold."""
+
+    language: str
+    fold: Fold
+    cue: re.Pattern[str]
+    help: re.Pattern[str]
+
+
+def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
+    found = []
+    for language, block in abuse.items():
+        if "reporting_cues" not in block.lists:
+            continue
+        fold, where = block_fold(language, block), f"abuse.{language}.reporting_cues"
+        self_reporters = "{!self_reporters}" if "self_reporters" in block.lists else ""
+        cue = expand(self_reporters + "{reporting_cues}", block.lists, where, fold)
+        helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
+        found.append(
+            Reporting(
+                language=language,
+                fold=fold,
+                cue=re.compile(rf"(?<!\S){cue}(?!\S)"),
+                help=re.compile(rf"(?<!\S){alternation(helps)}(?!\S)"),
+            )
+        )
+    return tuple(found)

@@ -1,0 +1,64 @@
+"""Spelling folds: a language pack's own normal form for the many spellings of one word.
+
+Romanised Hindi has no standard spelling ("kutta", "kuttaa", "kutte", "kuttey"; "chutiya",
+"chootiya"), and Devanagari is written with or without long vowels and nuktas. A language
+block's `spelling` (regex -> replacement, applied in order) is run on the word form of each
+clause before that block's rules see it, and on the block's own list entries, phrases and the
+literal words of its patterns, so an entry written once matches every spelling that the fold
+maps to the same form. Blocks without `spelling` see the word form unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+_TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
+# literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name
+_LITERAL = re.compile(r"(?<![\\\w])[^\W\d_]+")
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Ordered regex substitutions; the empty fold leaves text unchanged."""
+
+    steps: tuple[tuple[re.Pattern[str], str], ...] = ()
+
+    def __call__(self, text: str) -> str:
+        for pattern, replacement in self.steps:
+            text = pattern.sub(replacement, text)
+        return text
+
+    @property
+    def key(self) -> tuple[tuple[str, str], ...]:
+        return tuple((p.pattern, r) for p, r in self.steps)
+
+
+IDENTITY = Fold()
+
+
+def fold_of(spelling: Mapping[str, str], where: str) -> Fold:
+    steps = []
+    for regex, replacement in spelling.items():
+        try:
+            steps.append((re.compile(regex), replacement))
+        except re.error as error:
+            raise ValueError(f"{where}.spelling: invalid regex {regex!r}: {error}") from None
+    return Fold(tuple(steps))
+
+
+def fold_pattern(pattern: str, fold: Fold) -> str:
+    """The pattern with its literal words folded; `{list}` names are left alone."""
+    if not fold.steps:
+        return pattern
+    parts, last = [], 0
+    for match in _TEMPLATE.finditer(pattern):
+        parts += [_fold_literals(pattern[last : match.start()], fold), match.group()]
+        last = match.end()
+    parts.append(_fold_literals(pattern[last:], fold))
+    return "".join(parts)
+
+
+def _fold_literals(text: str, fold: Fold) -> str:
+    return _LITERAL.sub(lambda m: fold(m.group()), text)

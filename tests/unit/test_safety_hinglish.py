@@ -1,0 +1,108 @@
+"""Hinglish and Hindi language packs on the shipped rules: insults aimed at the reader and bare
+gaalis are refused with the pack's language in the reason; the same words describing a dog, a
+donkey or a brother-in-law stay questions; greetings and thanks in every spelling are greetings."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.safety.classify import classify_message
+from pipelines.safety.normalize import words_of
+from pipelines.safety.spelling import fold_of, fold_pattern
+from tests.unit._safety_rules import shipped_rules
+
+# (message, the reason expected)
+ABUSIVE = [
+    ("tu pagal hai", "abuse.hinglish.insult_second_person"),
+    ("tum log chutiye ho", "abuse.hinglish.insult_second_person"),
+    ("Tu toh pura chootiya hai", "abuse.hinglish.insult_second_person"),
+    ("tu kameena hai", "abuse.hinglish.insult_second_person"),
+    ("tum ekdum gadhe ho", "abuse.hinglish.insult_second_person"),
+    ("pagal hai kya tu", "abuse.hinglish.insult_copula_first"),
+    ("abey gadhe, jawab de", "abuse.hinglish.insult_vocative"),
+    ("chup kar kuttey", "abuse.hinglish.insult_vocative"),
+    ("bewkoof bot", "abuse.hinglish.insult_assistant_noun"),
+    ("kuttey kamine", "abuse.hinglish.bare_insult"),
+    ("madarchod", "abuse.hinglish.bare_insult"),
+    ("behenchod", "abuse.hinglish.bare_insult"),
+    ("haraami", "abuse.hinglish.bare_insult"),
+    ("teri maa ki", "abuse.hinglish.phrase"),
+    ("ullu ka pattha", "abuse.hinglish.phrase"),
+    ("mc chup kar", "abuse.hinglish.abbreviation"),
+    ("aap jaise bewakoof", "abuse.hinglish.like_you"),
+    ("tera dimaag kharab hai", "abuse.hinglish.insult_your_mind"),
+    ("तू पागल है", "abuse.hi.insult_second_person"),
+    ("तुम बेवकूफ़ हो", "abuse.hi.insult_second_person"),
+    ("तुम बेवकुफ हो", "abuse.hi.insult_second_person"),
+    ("चुप कर कुत्ते", "abuse.hi.insult_vocative"),
+    ("कमीने", "abuse.hi.bare_insult"),
+    ("हरामी", "abuse.hi.bare_insult"),
+    ("तेरी माँ की", "abuse.hi.phrase"),
+    ("तेरी मां की", "abuse.hi.phrase"),
+]
+
+QUESTIONS = [
+    "Padosi ke kutte ne mujhe kaat liya, kya compensation milega?",
+    "Kutte ne kaata toh kya karna chahiye?",
+    "Mere ghar mein gadha bandha hai, kya municipality fine laga sakti hai?",
+    "Mera saala property mein hissa maang raha hai, kya uska haq hai?",
+    "Saala builder paisa leke bhaag gaya, ab kya karun?",
+    "Aap sale deed ki copy bhej sakte ho?",
+    "Tum kutte ko khana mat do, kya ye rule hai?",
+    "Aap mujhe bata sakte ho ki 498A kya hai?",
+    "You are wasting your breath, BC.",
+    "For sale: a flat in Pune, is the seller liable for defects?",
+    "पड़ोसी के कुत्ते ने मेरे बेटे को काट लिया, क्या मुआवज़ा मिलेगा?",
+    "मेरा साला संपत्ति में हिस्सा माँग रहा है, क्या उसका हक है?",
+    "मेरे खेत से गधा चोरी हो गया, रिपोर्ट कैसे करूँ?",
+    "नमस्ते, एफआईआर कैसे दर्ज करें?",
+    "Namaste ji, mujhe bail ke baare mein jaankari chahiye",
+    "shukriya, aur ek sawal: RTI ki fees kitni hai?",
+]
+
+GREETINGS = [
+    "namaste", "Namaskaar ji", "namaskar", "pranaam", "ram ram", "sat sri akal", "adaab",
+    "dhanyavaad", "dhanyawad", "shukriyaa", "bahut bahut dhanyavad", "kaise ho",
+    "aap kaise hain?", "thanks bhai", "नमस्ते", "नमस्कार", "धन्यवाद", "शुक्रिया", "कैसे हो",
+    "आप कैसे हैं?", "बहुत बहुत धन्यवाद", "thanks a lot for your help, that was really useful",
+    "Thank you very much, this was very helpful", "hi, I hope you are doing well",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "reason"), ABUSIVE)
+def test_insults_name_their_language(text: str, reason: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type == "abusive" and reason in decided.reasons
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_ordinary_words_stay_questions(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "question"
+
+
+@pytest.mark.parametrize("text", GREETINGS)
+def test_greetings_and_thanks(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "greeting"
+
+
+@pytest.mark.parametrize(
+    ("variants"),
+    [
+        ("kutta", "kuttaa", "kuta"),
+        ("kutte", "kuttey", "kute"),
+        ("chutiya", "chootiya", "chutia"),
+        ("harami", "haraami", "haramee"),
+        ("kamina", "kameena"),
+        ("dhanyavaad", "dhanyawad", "dhanyavad"),
+    ],
+)
+def test_spelling_fold_joins_variants(variants: tuple[str, ...]) -> None:
+    fold = fold_of(shipped_rules().abuse["hinglish"].spelling, "hinglish")
+    assert len({fold(words_of(v)) for v in variants}) == 1
+
+
+def test_fold_pattern_keeps_list_names_and_escapes() -> None:
+    fold = fold_of({"ee": "i", "w": "v", r"([a-z])\1+": r"\1"}, "test")
+    assert fold_pattern(r"(?:kameena|bewakoof) {addressee}(?!\S)\w", fold) == (
+        r"(?:kamina|bevakof) {addressee}(?!\S)\w"
+    )

@@ -1,0 +1,61 @@
+"""Reported speech: victims who quote the abuse they received and ask for help are asking; abuse
+aimed at the reader is refused, quoted or not."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.safety.abuse import detect_abuse
+from pipelines.safety.classify import classify_message
+from tests.unit._safety_rules import shipped_rules
+
+VICTIMS = [
+    ("He keeps calling me a slut and a whore online, what are my legal options?", "en"),
+    ("My landlord called me a dirty pig and threatened to throw me out. Help me please", "en"),
+    ("A troll messaged me: you are a stupid bitch. Please help, I'm scared", "en"),
+    ("my brother in law shouted you bastard, you idiot at me. please help me file a case", "en"),
+    ("Rickshaw wale ne mujhe madarchod bola, kya main complaint kar sakta hoon?", "hinglish"),
+    ("Mera pati bola ki tu pagal hai, tujhe ghar se nikal dunga. Main kya karun?", "hinglish"),
+    ("usne mujhe bola ki tu kutti hai aur maarne ki dhamki di, main kya karun", "hinglish"),
+    ("वह मुझे हर दिन पागल और बेवकूफ कहता है, क्या यह मानसिक क्रूरता है?", "hi"),
+    ("मेरा पति बोला कि तू पागल है, तुझे घर से निकाल दूँगा। मैं क्या करूँ?", "hi"),
+]
+
+STILL_ABUSE = [
+    "as I said: you idiot",
+    "As I told you, you are a moron. Answer my question?",
+    "you are a bloody fool, answer me",
+    "tu pagal hai",
+    "maine kaha tu pagal hai, samjha kya?",
+    "fuck you, my lawyer said you are useless. What now?",
+    "He called me names. You are an idiot too. What can I do?",
+    "you said I can file online, you idiot. where?",
+    "मैंने कहा तू पागल है, क्या समझा?",
+]
+
+NOT_ASKING = [
+    "My boss called me an idiot",  # a report that asks nothing is left to the other rules
+]
+
+
+@pytest.mark.parametrize(("text", "language"), VICTIMS)
+def test_victims_are_not_turned_away(text: str, language: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type == "question", decided.reasons
+
+
+@pytest.mark.parametrize(("text", "language"), VICTIMS)
+def test_reason_names_the_language_of_the_cue(text: str, language: str) -> None:
+    verdict = detect_abuse(text, shipped_rules())
+    if verdict.reasons:  # some never fire a rule at all
+        assert any(r.startswith(f"abuse.{language}.") for r in verdict.reasons), verdict
+
+
+@pytest.mark.parametrize("text", STILL_ABUSE)
+def test_abuse_at_the_reader_is_refused_quoted_or_not(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "abusive"
+
+
+@pytest.mark.parametrize("text", NOT_ASKING)
+def test_a_report_that_asks_nothing_is_not_spared(text: str) -> None:
+    assert "reported_speech" not in " ".join(detect_abuse(text, shipped_rules()).reasons)
