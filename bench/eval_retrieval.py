@@ -122,6 +122,7 @@ async def evaluate_set(name: str, args: argparse.Namespace, root: Path) -> dict[
     kb = root / name / "kb"
     kb.mkdir(parents=True)
     for doc_id, text in texts.items():
+        (kb / doc_id).parent.mkdir(parents=True, exist_ok=True)
         (kb / doc_id).write_text(text + "\n", encoding="utf-8")
     embedder, detector = args.embedder, args.detector
     index = await asyncio.to_thread(QdrantEdgeIndex.open, root / name / "qdrant", 384)
