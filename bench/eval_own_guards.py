@@ -1,12 +1,15 @@
 """The abuse and greeting guards on the team's own hand-written legal-aid messages.
 
     PYTHONPATH=. python bench/eval_own_guards.py [--split dev|heldout|both] [--failures 20]
+                                                 [--data path/to/file.jsonl]
 
-Data: bench/datasets/own/guards_abuse_greeting.jsonl, written by hand for the first
-deployment (Indian legal aid: English, Hinglish, Devanagari Hindi): insults aimed at the reader,
-greetings and thanks, victims quoting the abuse they received, ordinary questions. Each line has
-a fixed `split` (a hash of the text): tune on `dev` only; failures are printed for `dev` only,
-never for `heldout`. Rules, models and toxicity scorer as the service loads them.
+Data: bench/datasets/own/guards_abuse_greeting.jsonl (round one, the default) and
+guards_abuse_greeting_v2.jsonl (round two: more victims, small talk, obfuscated insults,
+literal "dog"/"donkey"/"deaf" questions; written before any rule was run on it), by hand for
+the first deployment (Indian legal aid: English, Hinglish, Devanagari Hindi): insults aimed at
+the reader, greetings and thanks, victims quoting the abuse they received, ordinary questions.
+Each line has a fixed `split` (a hash of the text): tune on `dev` only; failures are printed
+for `dev` only, never for `heldout`. Rules, models and toxicity scorer as the service loads them.
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout", "both"), default="both")
     parser.add_argument("--failures", type=int, default=0, help="dev failures shown")
+    parser.add_argument("--data", type=Path, default=DATA, help="a JSONL file of the same fields")
     args = parser.parse_args()
     rules = load_safety_rules(models=True).with_toxicity_scorer(toxicity_scorer())
-    rows = load()
+    rows = load(args.data)
     splits = ("dev", "heldout") if args.split == "both" else (args.split,)
     tally: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     failures: list[str] = []
@@ -58,7 +62,7 @@ def main() -> None:
                 f"  [{row['family']}/{row['lang']}] {decided.query_type} "
                 f"{','.join(decided.reasons)} | {row['text']}"
             )
-    print(f"{len(rows)} texts, {time.perf_counter() - started:.1f} s")
+    print(f"{args.data.name}: {len(rows)} texts, {time.perf_counter() - started:.1f} s")
     print(f"{'split':8} {'family':13} {'lang':9} {'right':>6}  {'n':>4}  share")
     for (where, kind, lang), (right, total) in sorted(tally.items()):
         print(f"{where:8} {kind:13} {lang:9} {right:6d}  {total:4d}  {100 * right / total:5.1f}%")
