@@ -1,8 +1,10 @@
 """Indian identifiers in `safe_query`, on the team's own hand-written legal-aid messages.
 
-    PYTHONPATH=. python bench/eval_own_pii.py [--split dev|heldout|both] [--show]
+    PYTHONPATH=. python bench/eval_own_pii.py [--split dev|heldout|both] [--show] [--data FILE]
 
-Data: bench/datasets/own/pii_india.jsonl, one message a line:
+Data: bench/datasets/own/pii_india.jsonl (round one) or pii_india_v2.jsonl (round two: cards
+after a card cue whether or not they pass Luhn, PIN codes after a cue anywhere, names after
+Indian cues, more look-alikes), one message a line:
     {"text": ..., "values": [{"type": ..., "value": ...}], "split": "dev" | "heldout"}
 written by hand (English, Hinglish, Devanagari context words) before any tuning, and split
 about 50/50 by a hash of the text. Tune on dev only; held-out is read once, at the end.
@@ -137,12 +139,14 @@ def table(reports: dict[str, SplitReport]) -> str:
     return "\n".join(lines)
 
 
-async def run(splits: Sequence[str], show: bool, allowlist: frozenset[str]) -> None:
+async def run(
+    splits: Sequence[str], show: bool, allowlist: frozenset[str], data: Path = DATA
+) -> None:
     from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
     detector = PresidioPiiDetector()
     detector.warm()
-    rows = load()
+    rows = load(data)
     by_split: dict[str, list[dict[str, object]]] = defaultdict(list)
     for row in rows:
         by_split[str(row["split"])].append(row)
@@ -162,12 +166,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--split", choices=["dev", "heldout", "both"], default="dev")
     parser.add_argument("--show", action="store_true", help="print each leak and false span")
     parser.add_argument("--allowlist", type=Path, help="an allowlist.json written by ingestion")
+    parser.add_argument("--data", type=Path, default=DATA, help="a .jsonl of labelled messages")
     args = parser.parse_args(argv)
     allowlist: frozenset[str] = frozenset()
     if args.allowlist:
         allowlist = frozenset(json.loads(args.allowlist.read_text(encoding="utf-8"))["terms"])
     splits = ["dev", "heldout"] if args.split == "both" else [args.split]
-    asyncio.run(run(splits, args.show, allowlist))
+    asyncio.run(run(splits, args.show, allowlist, args.data))
 
 
 if __name__ == "__main__":

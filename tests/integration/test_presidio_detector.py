@@ -47,6 +47,16 @@ DETECTED = [
     ("bank account", "my a/c no. 32145678901 was frozen", "32145678901", "IN_BANK_ACCOUNT"),
     ("voter id", "My voter ID is ABC1234567", "ABC1234567", "IN_VOTER"),
     ("ifsc", "Branch IFSC SBIN0004567 only", "SBIN0004567", "IN_IFSC"),
+    ("pin code", "my pincode is 751001 and the courier", "751001", "IN_PIN_CODE"),
+    # A card number failing the Luhn check right after "card" is masked: a mistyped card
+    # number is still the user's personal data, and masking it costs the answer nothing
+    # (a deliberate product decision). Without a card cue the check still decides.
+    (
+        "card failing luhn",
+        "Invalid card 4111 1111 1111 1112 here",
+        "4111 1111 1111 1112",
+        "CREDIT_CARD",
+    ),
     # shapes Presidio's own recognizers miss
     ("phone grouped", "Call me on 9822 3749 tonight", "9822 3749", "PHONE_NUMBER"),
     ("phone plus", "Reach +41 36 507 52 91 mornings", "+41 36 507 52 91", "PHONE_NUMBER"),
@@ -97,7 +107,7 @@ NOT_PII = [
     "The meeting is on 2024-01-05 at 10:30.",
     "Call 100 or 112 in an emergency.",
     "My code abc1234def does not compile.",
-    "Invalid card 4111 1111 1111 1112 here",
+    "Invalid reference 4111 1111 1111 1112 here",  # no card cue: the Luhn check decides
     "Reference A1234567 in the ledger",
     # hard negatives for the name, address, date and loose phone rules
     "Will the landlord return my deposit in May?",

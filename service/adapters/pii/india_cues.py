@@ -1,5 +1,6 @@
 """Pattern recognizers whose score depends on cue words near the value, read by the Indian
-identifier recognizers (india_ids.py, india_vehicle.py).
+identifier recognizers (india_ids.py, india_vehicle.py) and the card-after-a-cue one
+(numbers.py).
 
 Presidio's own context enhancer looks at a few spaCy tokens and lifts any match, however weak,
 to 0.4 when a context word is near: that is how "contractor" became a PAN next to "PAN" (its

@@ -14,6 +14,9 @@ Entity types (the placeholders the model sees, `<UPI_ID_1>`):
   (P person, C company, H HUF, F firm, A AOP, T trust, B BOI, L local body, J juridical,
   G government) anywhere; any case near a cue. Replaces Presidio's recognizer, whose weak
   patterns matched ordinary words ("contractor") next to "PAN".
+- IN_PIN_CODE: six digits (first 1-9, "400 070" too) a few words after a PIN cue ("my pincode
+  is 751001 and ...", "पिनकोड 302017"), anywhere in a sentence; a whole address with its PIN
+  is one STREET_ADDRESS (india_address.py). Six digits alone are an amount or a case number.
 - IN_IFSC: masked. An IFSC is a public branch code, not personal data on its own, but a
   user writes it beside their own account number, and it names their branch (a town, often a
   locality): with the name and the account masked it is the one clue left to who they are.
@@ -100,6 +103,16 @@ def pan_recognizer() -> CuedRecognizer:
     )
 
 
+def pin_code_recognizer() -> CuedRecognizer:
+    pin = _DIGIT_RUN_START + r"[1-9]\d{2} ?\d{3}" + _DIGIT_RUN_END
+    return CuedRecognizer(
+        "IN_PIN_CODE",
+        [CuedPattern("PIN after a cue", pin, 0.0, 0.8)],
+        india_settings()["pin_cues"],
+        before=30,
+    )
+
+
 def ifsc_recognizer() -> CuedRecognizer:
     code = r"(?<![\w/-])[A-Z]{4}0[A-Z0-9]{6}(?![\w/-])"
     return CuedRecognizer(
@@ -121,4 +134,5 @@ def india_id_recognizers() -> list[EntityRecognizer]:
         voter_recognizer(),
         pan_recognizer(),
         ifsc_recognizer(),
+        pin_code_recognizer(),
     ]

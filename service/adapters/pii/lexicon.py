@@ -30,7 +30,11 @@ class NameLexicon:
     titles: frozenset[str]  # "mr", "dr", ... without the dot
     cues: tuple[tuple[str, ...], ...]  # word sequences that introduce a name ("my name is")
     post_cues: tuple[tuple[str, ...], ...]  # word sequences that follow a name ("said")
-    name_cues: tuple[tuple[str, ...], ...]  # cues after which a lower-case name counts
+    name_cues: tuple[tuple[str, ...], ...]  # cues after which a name counts in any case
+    from_cues: tuple[tuple[str, ...], ...]  # "i am" of "I am <name> from"
+    name_stops: frozenset[str]  # Hinglish words that end a name after a cue ("hai", "ji")
+    relations: frozenset[str]  # "s/o", "w/o", ... read as one word
+    not_name_phrases: tuple[tuple[str, ...], ...]  # "jan dhan": never a person
     not_names: frozenset[str]  # capitalised words that are never a person (months, languages)
     places: frozenset[str]  # countries, their capitals, Indian cities and states, US states
     stop_words: frozenset[str]
@@ -129,6 +133,10 @@ def load_lexicon(config_dir: Path = CONFIG_DIR) -> NameLexicon:
         cues=_phrases(config_words(settings, "cues")),
         post_cues=_phrases(config_words(settings, "post_cues")),
         name_cues=_phrases(config_words(settings, "name_cues")),
+        from_cues=_phrases(config_words(settings, "from_cues")),
+        name_stops=frozenset(config_words(settings, "name_stop_words")),
+        relations=frozenset(config_words(settings, "relation_markers")),
+        not_name_phrases=_phrases(config_words(settings, "not_name_phrases")),
         not_names=frozenset(config_words(settings, "not_names")),
         places=frozenset(faker_places()),
         stop_words=frozenset(STOP_WORDS),

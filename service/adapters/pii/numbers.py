@@ -3,6 +3,9 @@
 - Cards: Presidio's regex knows only some issuer prefixes and lengths, so Mastercard's 2-series,
   12-digit Maestro and 19-digit Visa slip through. Here any 12-19 digit number with a card
   issuer's first digit counts, and the Luhn check decides (a failed check drops the match).
+  Right after a card cue ("card", "debit card", "card no", "कार्ड"; india.yaml) any 13-19
+  digits are a card, Luhn or not: a mistyped card number is still the user's personal data,
+  and masking it costs the answer nothing (a deliberate product decision).
 - Phones: `phonenumbers` only accepts numbers valid in a few regions, so "+41 36 507 52 91"
   or "9822 3749" slip through. Here a number with a leading "+" or an area code in
   parentheses is a phone; grouped digits (8-15 in all) are one too, unless they look like a
@@ -15,6 +18,8 @@ import re
 
 from presidio_analyzer import Pattern, PatternRecognizer
 from presidio_analyzer.predefined_recognizers import CreditCardRecognizer
+
+from service.adapters.pii.india_cues import CuedPattern, CuedRecognizer, india_settings
 
 _EXT = r"(?:\s?(?:x|ext\.?)\s?\d{1,5})?"
 _END = r"(?!\w|[ .,/:-]\d)"  # the number does not go on
@@ -35,6 +40,18 @@ class AnyCardRecognizer(CreditCardRecognizer):
 
     def __init__(self) -> None:
         super().__init__(patterns=self.PATTERNS)
+
+
+def cued_card_recognizer() -> CuedRecognizer:
+    """CREDIT_CARD: 13-19 digits within a few words after a card cue, whatever the Luhn check."""
+    number = r"(?<![\w.,/+-])(?<!\d\s)\d(?:[ -]?\d){12,18}(?![\w/-]|[.,]\d|\s\d)"
+    return CuedRecognizer(
+        "CREDIT_CARD",
+        [CuedPattern("Card after a cue", number, 0.0, 0.85)],
+        india_settings()["card_cues"],
+        before=30,
+        after=0,
+    )
 
 
 _D, _M = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"

@@ -10,19 +10,21 @@ message written all in lower case) form a run. A run is a person when
 - it is two or more listed names that are also everyday words, not opening a sentence
   ("... with Rose Baker").
 A lone unlisted capitalised word is a person only when listed beside one ("Kleist and
-Arnold"). A lone everyday name ("Will", "May") needs a cue.
+Arnold"). A lone everyday name ("Will", "May") needs a cue. After a name cue ("my name is",
+"mera naam", "S/o", "Smt") a name counts in any case, and phrases such as "Jan Dhan" are
+never a person (person_cues.py).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from service.adapters.pii.lexicon import NameLexicon, load_lexicon
-from service.adapters.pii.person_words import Kind, Word, everyday, name_runs, split_words
+from service.adapters.pii.person_cues import cue_named, drop_phrases, ends_with
+from service.adapters.pii.person_words import Kind, Word, name_runs, split_words
 
 _LIST_JOIN = re.compile(r",\s*|\s+(?:and|or|&)\s+|,\s+(?:and|or)\s+")
 _OPENS_SENTENCE = re.compile(r"(?:^|[.!?\n\"“(]\s*)$")
@@ -58,17 +60,13 @@ class PersonNameRecognizer(EntityRecognizer):
         ]
 
 
-def _ends_with(seq: list[str], cue: tuple[str, ...]) -> bool:
-    return len(seq) >= len(cue) and tuple(seq[-len(cue) :]) == cue
-
-
 def _cued(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> bool:
     """A title or cue before words[i:j], a cue after them, or 'Name:' opening a line."""
     before = [w.text.casefold() for w in words[max(0, i - 3) : i]]
     gap = text[words[i - 1].end : words[i].start].strip() if i else "-"
     if before and before[-1] in lex.titles and gap in ("", "."):
         return True
-    if gap in ("", ":", ",") and any(_ends_with(before, c) for c in lex.cues):
+    if gap in ("", ":", ",") and any(ends_with(before, c) for c in lex.cues):
         return True
     after = [w.text.casefold() for w in words[j : j + 2]]
     tail = text[words[j - 1].end : words[j].start] if j < len(words) else "."
@@ -142,27 +140,12 @@ def _repeated(
     ]
 
 
-def _named_in_lower_case(words: list[Word], lex: NameLexicon) -> list[Word]:
-    """Listed names right after "my name is" count in lower case too: "my name is asha rao"."""
-    promoted = list(words)
-    for i in range(1, len(words)):
-        before = [w.text.casefold() for w in words[max(0, i - 4) : i]]
-        if not any(_ends_with(before, cue) for cue in lex.name_cues):
-            continue
-        for k in range(i, min(i + 3, len(words))):
-            word = words[k]
-            if word.kind is not Kind.OTHER or not lex.is_name(word.text):
-                break
-            if everyday(word.text, lex) or (k > i and not word.joined):
-                break
-            promoted[k] = replace(word, kind=Kind.STRONG)
-    return promoted
-
-
 def find_names(text: str, lex: NameLexicon) -> list[tuple[int, int, float]]:
-    words = _named_in_lower_case(split_words(text, lex), lex)
+    words, named = cue_named(drop_phrases(split_words(text, lex), lex), text, lex)
     runs = [(i, min(j, i + _MAX_RUN)) for i, j in name_runs(words)]
-    scores = [_score(words, i, j, text, lex) for i, j in runs]
+    scores = [
+        0.85 if named.intersection(range(i, j)) else _score(words, i, j, text, lex) for i, j in runs
+    ]
     _listed_beside(words, runs, scores, text)
     found = [
         (words[i].start, words[j - 1].end, score)

@@ -8,7 +8,8 @@ from enum import Enum
 
 from service.adapters.pii.lexicon import NameLexicon
 
-_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+# A relation marker ("S/o", "w/o", "a/c") is one word; person.yaml lists which are cues.
+_WORD = re.compile(r"(?<![\w/])[^\W\d_]/[^\W\d_](?![\w/])|[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _CONTRACTION = re.compile(r".'[a-z]")  # "I'm", "C'mon"; not "O'Brien"
 _JOIN = re.compile(r" |\. ?|-")  # what may sit between two parts of one name
@@ -70,7 +71,7 @@ def split_words(text: str, lex: NameLexicon) -> list[Word]:
         start, end = match.start(), match.start() + len(raw)
         joined = bool(words) and _JOIN.fullmatch(text[previous_end:start]) is not None
         kind = word_kind(raw, lex, caseless)
-        if _IN_CODE.match(text, end) or (start and text[start - 1] in "./@\\_"):
+        if "/" in raw or _IN_CODE.match(text, end) or (start and text[start - 1] in "./@\\_"):
             kind = Kind.OTHER  # part of a domain, path or dotted name: "python.org"
         words.append(Word(raw, start, end, kind, joined))
         previous_end = end

@@ -2,9 +2,11 @@
 
 Default recognizers (`default_recognizers()`):
 - structured identifiers: email, phone (phonenumbers plus looser shapes), card (any issuer,
-  Luhn), IBAN, IP, US SSN, Aadhaar, date of birth (a date near "born", "जन्म");
+  Luhn; any 13-19 digits right after "card"), IBAN, IP, US SSN, Aadhaar, date of birth (a
+  date near "born", "जन्म");
 - Indian identifiers (india_ids.py, india_vehicle.py; word lists in india.yaml): UPI_ID,
-  IN_BANK_ACCOUNT, IN_PASSPORT, IN_VOTER, IN_PAN, IN_IFSC, IN_VEHICLE_REGISTRATION;
+  IN_BANK_ACCOUNT, IN_PASSPORT, IN_VOTER, IN_PAN, IN_IFSC, IN_PIN_CODE,
+  IN_VEHICLE_REGISTRATION;
 - PERSON from name lists, titles and cue words (person.py), STREET_ADDRESS from patterns and
   whole Indian addresses, house to PIN code (india_address.py).
 Chosen on bench/eval_pii.py's figures over an unofficial spaCy model's NER: fewer names leak
@@ -49,7 +51,11 @@ from service.adapters.pii.india_ids import india_id_recognizers
 from service.adapters.pii.india_vehicle import vehicle_recognizer
 from service.adapters.pii.lexicon import load_lexicon
 from service.adapters.pii.nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWordsKept
-from service.adapters.pii.numbers import AnyCardRecognizer, LoosePhoneRecognizer
+from service.adapters.pii.numbers import (
+    AnyCardRecognizer,
+    LoosePhoneRecognizer,
+    cued_card_recognizer,
+)
 from service.adapters.pii.person import PersonNameRecognizer
 
 
@@ -89,6 +95,7 @@ def structured_recognizers() -> list[EntityRecognizer]:
         PhoneRecognizer(),
         LoosePhoneRecognizer(),
         AnyCardRecognizer(),
+        cued_card_recognizer(),
         *(
             r
             for r in _identifier_recognizers()
