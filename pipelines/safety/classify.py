@@ -1,7 +1,9 @@
 """classify_message: the pure route decision (abusive, greeting or question) with its reasons.
 
 Order: injection, then abuse (either makes the message "abusive"), then greeting; anything
-else is a question. The text is normalised once and shared by the detectors.
+else is a question. A message the abuse rules looked at closely (a quoted mention, reported
+speech) is never a greeting; praise they spared ("you are the best, thanks") may be. The text
+is normalised once and shared by the detectors.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from pipelines.state import Classification
 
 __all__ = ["Classification", "classify_message"]
 
+# praise and negations the abuse rules read ("you are the best, thanks"): they leave a message
+# made only of greeting phrases a greeting; a quoted mention or reported speech never does
+SPARED = "abuse.spared."
+
 
 def classify_message(text: str, rules: SafetyRules) -> Classification:
     prepared = rules.compiled.prepare(text)
@@ -24,7 +30,7 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
             return Classification("abusive", verdict.reasons)
         notes += verdict.reasons
     greeting = detect_greeting(text, rules, prepared)
-    if greeting.flagged and not notes:
+    if greeting.flagged and all(note.startswith(SPARED) for note in notes):
         return Classification("greeting", greeting.reasons)
     if mentions_greeting(text, rules, prepared):
         notes.insert(0, "question.greeting_with_content")

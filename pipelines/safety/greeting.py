@@ -1,5 +1,9 @@
 """Greetings: a short message made only of greeting or small-talk phrases and filler words.
 
+Phrases are fixed ("good morning", "dhanyavaad"); a language block's greeting `patterns` build
+small talk from parts ("have a (nice|good) (evening|weekend)", "aap kaun ho"). At least one
+phrase or pattern must occur: fillers alone ("ok", "sir") are not a greeting.
+
 Anything else is a question: one content word beyond the greeting vocabulary ("hi, what is the
 notice period?"), a digit, or more than `greeting_max_chars` / `greeting_max_words` is enough.
 A question must never be short-circuited, so every doubt goes to the question route.
@@ -22,7 +26,7 @@ def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = N
     if not words or words.count(" ") >= rules.greeting_max_words:
         return CLEAR
     for fold, full in compiled.greeting_full:
-        if full.fullmatch(fold(words)) and mentions_greeting(words, rules):
+        if full.fullmatch(fold(words)):  # holds a phrase or pattern, not fillers alone
             return GREETING
     return CLEAR
 

@@ -29,9 +29,13 @@ _SPELLED = re.compile(
     r"|(?<![^\W_])[^\W_] (?:[^\W_] ){2,}[^\W_](?![^\W_])"
     r"|(?:(?<=  )|^)[^\W_](?: [^\W_])+(?=  |$)"  # "y o u  a r e": single letters, wide gaps
 )
-_LEET_SYMBOL = re.compile(r"(?<=[a-z])[@$!|](?=[a-z])|(?<![\w$])\$(?=[a-z]{2})")
+_LEET_SYMBOL = re.compile(
+    r"(?<=[a-z])(?:[@$!|+]|\$\$)(?=[a-z])"  # "b!tch", "a$$hole", "bi+ch"
+    r"|(?<![\w$@])[$@](?=[a-z]{2})"  # "$hit", "@sshole"
+    r"|(?<=[a-z])\$\$(?![\w$])"  # "a$$"
+)
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z]\w*[a-z])(?=\w*[013457])\w+\b")
-_LEET = str.maketrans("013457@$!|", "oieastasii")
+_LEET = str.maketrans("013457@$!|+", "oieastasiit")
 _MASKED = re.compile(r"(?<![\w*])[a-z][a-z*]*\*[a-z*]*(?![\w*])")
 _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bwon't\b"), "will not"),
@@ -82,7 +86,7 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
     """All normal forms of `text`; `vocab` (lexicon words) guides the repair of obfuscations."""
     flat = flatten(text)
     spelled = _SPELLED.sub(_join_spelled, flat)
-    if any(symbol in spelled for symbol in "@$!|"):
+    if any(symbol in spelled for symbol in "@$!|+"):
         spelled = _LEET_SYMBOL.sub(lambda m: m.group(0).translate(_LEET), spelled)
     if any(digit in spelled for digit in "013457"):
         spelled = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spelled)

@@ -19,13 +19,14 @@ from pipelines.safety.expand import (
     alternation,
     block_fold,
     by_fold,
+    checked,
     expand,
     named_patterns,
 )
 from pipelines.safety.matcher import NEVER, RuleMatcher
 from pipelines.safety.normalize import words_of
 from pipelines.safety.ruleset import RuleSet
-from pipelines.safety.spelling import IDENTITY, Fold
+from pipelines.safety.spelling import IDENTITY, Fold, fold_pattern
 
 # words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
 STANDALONE_LISTS = (
@@ -101,24 +102,42 @@ def greetings(
 def _greeting(
     languages: Mapping[str, RuleSet], fold: Fold, *, full: bool
 ) -> re.Pattern[str] | None:
+    """full: the whole message, fillers and at least one phrase or pattern; else where a
+    phrase occurs (an audit note on every question: the patterns are left out, for speed)."""
     phrases = alternation(fold(words_of(p)) for block in languages.values() for p in block.phrases)
-    if phrases == NEVER:
+    patterns = _greeting_patterns(languages, fold) if full else []
+    if phrases == NEVER and not patterns:
         return None
     if not full:
         return re.compile(rf"(?<!\S){phrases}(?!\S)")
+    core = f"(?:{'|'.join([phrases, *patterns])})"
     fillers = [fold(words_of(f)) for b in languages.values() for f in b.lists.get("fillers", ())]
-    return re.compile(rf"(?:(?:{phrases}|{alternation(fillers)})(?: |$))+")
+    unit = f"(?:{core}|{alternation(fillers)})(?: |$)"
+    return re.compile(rf"(?:{alternation(fillers)} )*{core}(?: |$)(?:{unit})*")
+
+
+def _greeting_patterns(languages: Mapping[str, RuleSet], fold: Fold) -> list[str]:
+    """Each block's small-talk patterns ("have a (nice|good) (day|evening)"), on one fold."""
+    found = []
+    for language, block in languages.items():
+        for name, pattern in block.patterns.items():
+            where = f"greeting.{language}.{name}"
+            expanded = expand(fold_pattern(pattern, fold), block.lists, where, fold)
+            found.append(f"(?:{checked(expanded, where, words=True)})")
+    return found
 
 
 @dataclass(frozen=True)
 class Reporting:
-    """One language's cues of reported speech ("called me", "bola ki", "ने कहा") and of a
-    request for help ("what can I do", "kya karun", "मदद"), on the block's spelling fold."""
+    """One language's cues of reported speech ("called me", "bola ki", "ने कहा"), of a
+    request for help ("what can I do", "kya karun", "मदद") and of the writer as the one
+    spoken to ("me", "mujhe", "मुझे"), on the block's spelling fold."""
 
     language: str
     fold: Fold
     cue: re.Pattern[str]
     help: re.Pattern[str]
+    victim: re.Pattern[str] = re.compile(NEVER)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -130,12 +149,14 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         self_reporters = "{!self_reporters}" if "self_reporters" in block.lists else ""
         cue = expand(self_reporters + "{reporting_cues}", block.lists, where, fold)
         helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
+        victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
         found.append(
             Reporting(
                 language=language,
                 fold=fold,
                 cue=re.compile(rf"(?<!\S){cue}(?!\S)"),
                 help=re.compile(rf"(?<!\S){alternation(helps)}(?!\S)"),
+                victim=re.compile(rf"(?<!\S){alternation(victims)}(?!\S)"),
             )
         )
     return tuple(found)

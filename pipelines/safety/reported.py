@@ -6,7 +6,10 @@ reported, not said to the reader. A flagged message is spared when:
 1. it reports speech: a configured reporting cue outside the quotes ("called me", "told my
    wife", "bola ki", "keh raha tha", "ने कहा"), not said by the writer or the reader ("as I
    said: you idiot" is not reported);
-2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun");
+2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun"), or
+   the writer is the one the words were said to (a `victim_words` entry in a clause with a
+   cue: "they abused me saying ...", "usne mujhe ... bola", "मुझे ... कहता है"): a victim who
+   only tells what happened is not turned away either;
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
    to the end of the sentence are taken out, and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
@@ -36,8 +39,6 @@ def spare_reported_speech(
     words = rules.compiled.prepare(outside).words
     packs = rules.compiled.reporting
     asks = "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
-    if not asks:
-        return verdict
     rest, language = [], None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
@@ -45,15 +46,21 @@ def spare_reported_speech(
             found = _cue(clause, rules)
             if found:
                 language = language or found
+                asks = asks or _said_to_writer(clause, rules)
                 clauses = clauses[:index]
                 break
         rest += clauses
-    if language is None:  # quotes alone are mentions.py's business
+    if language is None or not asks:  # quotes alone are mentions.py's business
         return verdict
     remainder = " ".join(rest)
     if detect(remainder, rules, rules.compiled.prepare(remainder)).flagged:
         return verdict
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
+
+
+def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
+    words = rules.compiled.prepare(clause).words
+    return any(pack.victim.search(pack.fold(words)) for pack in rules.compiled.reporting)
 
 
 def _cue(clause: str, rules: SafetyRules) -> str | None:
