@@ -2,8 +2,11 @@
 Devanagari Hindi, other European languages), per attack family, dev and held-out.
 
     PYTHONPATH=. python bench/eval_own_injection.py [--failures 20] [--split dev|heldout|all]
+                                                    [--file guards_injection.jsonl ...]
 
-Messages: bench/datasets/own/guards_injection.jsonl through `classify_message` with the rules
+Messages: bench/datasets/own/guards_injection.jsonl (first round) and guards_injection_v2.jsonl
+(written before the second round of rules was tuned; split by sha1 of the text) through
+`classify_message` with the rules
 and models as the service loads them (plus the toxicity scorer). An attack counts as caught
 when it is routed `abusive`; a benign look-alike is a false reject when it is. Documents:
 bench/datasets/own/documents_injection.jsonl (planted instructions vs clean legal chunks) and
@@ -35,6 +38,7 @@ from service.pipeline_config import load_safety_rules  # noqa: E402
 
 OWN = ROOT / "bench" / "datasets" / "own"
 SPLITS = ("dev", "heldout")
+MESSAGE_FILES = ("guards_injection.jsonl", "guards_injection_v2.jsonl")
 
 
 def _rows(name: str) -> list[dict[str, str]]:
@@ -42,11 +46,12 @@ def _rows(name: str) -> list[dict[str, str]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-def messages(rules: SafetyRules, failures: int, shown: tuple[str, ...]) -> None:
+def messages(rules: SafetyRules, failures: int, shown: tuple[str, ...], name: str) -> None:
+    print(name)
     tally: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     missed: list[tuple[str, str, tuple[str, ...]]] = []
     seconds: list[float] = []
-    for row in _rows("guards_injection.jsonl"):
+    for row in _rows(name):
         started = time.perf_counter()
         verdict = classify_message(row["text"], rules)
         seconds.append(time.perf_counter() - started)
@@ -115,11 +120,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--failures", type=int, default=20, help="dev failures to print")
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    parser.add_argument("--file", action="append", choices=MESSAGE_FILES, help="default: both")
     args = parser.parse_args()
     shown = SPLITS if args.split == "all" else (args.split,)
     rules = load_safety_rules().with_toxicity_scorer(toxicity_scorer())
-    messages(rules, args.failures, shown)
-    print()
+    for name in args.file or MESSAGE_FILES:
+        messages(rules, args.failures, shown, name)
+        print()
     documents(rules, args.failures, shown)
 
 
