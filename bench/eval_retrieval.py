@@ -14,9 +14,10 @@ All four retrievers see the same children (ingestion's chunking) and the same Mi
 Naive ones are computed here with numpy over the raw question: dense = cosine, BM25 = Okapi
 (k1 1.2, b 0.75, lower-cased words), RRF = 1/(60 + rank) over both child rankings; a document
 ranks where its best child does. Warden = the real `retrieve` node (Presidio + allowlist built
-by `rebuild_allowlist`, hybrid dual_search on Qdrant Edge, fusion), top_parents 5;
+by `rebuild_allowlist`, hybrid dual_search on Qdrant Edge, pipelines/fusion.py), top_parents 5;
 `warden dense-only` is the same path with the sparse query withheld. `--tune SET` prints the
-recall of other RRF k / sparse weights on SET's captured searches (tuning is done on reddit).
+recall of other sparse shares on SET's captured searches (the shipped share was tuned on
+the dev splits of bench/eval_hybrid.py, see bench/tune_fusion.py).
 """
 
 from __future__ import annotations
@@ -179,19 +180,18 @@ def metrics(ranked: list[list[str]], gold: list[str]) -> dict[str, float]:
 
 def tune(found: list[Any], gold: list[str]) -> None:
     rows = []
-    for k in (5.0, 20.0, 60.0):
-        for weight in (0.5, 0.75, 1.0, 1.5):
-            ranked = []
-            for result in found:
-                best = fuse(
-                    Ranked.of(result.core, result.personal),
-                    Ranked.of(result.core_sparse, result.personal_sparse),
-                    top_parents=5, k=k, sparse_weight=weight,
-                ).best  # fmt: skip
-                ranked.append(list(dict.fromkeys(str(h.payload["doc_id"]) for h in best)))
-            m = metrics(ranked, gold)
-            rows.append([f"{k:g}", f"{weight:g}", *(f"{m[c]:.3f}" for c in ("r@1", "r@3", "mrr"))])
-    print_table(["rrf k", "sparse weight", "r@1", "r@3", "mrr"], rows, "tuning grid")
+    for share in (0.05, 0.1, 0.2, 0.3):
+        ranked = []
+        for result in found:
+            best = fuse(
+                Ranked.of(result.core, result.personal),
+                Ranked.of(result.core_sparse, result.personal_sparse),
+                top_parents=5, sparse_share=share,
+            ).best  # fmt: skip
+            ranked.append(list(dict.fromkeys(str(h.payload["doc_id"]) for h in best)))
+        m = metrics(ranked, gold)
+        rows.append([f"{share:g}", *(f"{m[c]:.3f}" for c in ("r@1", "r@3", "mrr"))])
+    print_table(["sparse share", "r@1", "r@3", "mrr"], rows, "fusion grid")
 
 
 def report(results: list[dict[str, Any]]) -> str:

@@ -1,0 +1,109 @@
+"""The answer gate on the captured dev/test questions (bench/eval_hybrid.py capture).
+
+    PYTHONPATH=. python bench/eval_gate.py [--cache /tmp/warden-hybrid.pkl] [--write PATH]
+
+Signals are replayed with the shipped fusion (pipelines/fusion.py defaults) over the dual
+search as the node sees it (core_limit children per kind). The calibrated gate
+(service/evaluation/calibration.fit_gate: logistic regression of "the top source is the right
+document", cut at <= 3% in-scope abstention) is fitted on every dev question (reddit, Python
+FAQ and Debian FAQ dev halves, the sample knowledge base; out of scope: other sets' dev
+questions and the sample file's own), and measured on the test splits (nyt, amazon, the FAQ
+test halves; out of scope: other sets' test questions). Baselines: the dense threshold 40
+(the service default) and the dense threshold fitted on dev the same way (<= 3%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._common import print_table  # noqa: E402
+from bench.eval_hybrid import CACHE, Asked, load  # noqa: E402
+from pipelines.deps import PipelineConfig  # noqa: E402
+from pipelines.fusion import Ranked, fuse  # noqa: E402
+from pipelines.safety.confidence import GateCalibration, passes_gate  # noqa: E402
+from service.evaluation.calibration import (  # noqa: E402
+    TARGET_IN_SCOPE_ABSTENTION,
+    Example,
+    cut_for,
+    fit_gate,
+)
+
+LIMIT = PipelineConfig().core_limit
+
+
+def example(a: Asked) -> Example:
+    f = a.found
+    fusion = fuse(Ranked.of(f.core[:LIMIT]), Ranked.of(f.core_sparse[:LIMIT]), top_parents=1)
+    top = str(fusion.best[0].payload["doc_id"]) if fusion.best else None
+    in_scope = a.question.doc_id is not None
+    return Example(dict(fusion.signals), in_scope and top == a.question.doc_id, in_scope,
+                   a.confidence)  # fmt: skip
+
+
+def rates(answered: list[bool], examples: list[Example]) -> tuple[int, int, float, float]:
+    inside = [not ok for ok, e in zip(answered, examples, strict=True) if e.in_scope]
+    outside = [not ok for ok, e in zip(answered, examples, strict=True) if not e.in_scope]
+    return (len(inside), len(outside), sum(inside) / max(len(inside), 1),
+            sum(outside) / max(len(outside), 1))  # fmt: skip
+
+
+def gate(model: GateCalibration | None, threshold: float, e: Example) -> bool:
+    if model is None:
+        return passes_gate(e.confidence, threshold)
+    return e.confidence > 0 and model.probability(e.signals) >= model.cut
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument("--signals", nargs="*", default=[], help="fit on these signals only")
+    parser.add_argument("--write", type=Path, help="write the fitted calibration here")
+    parser.add_argument(
+        "--label", choices=["correct", "in_scope"], default="correct",
+        help="what the logistic model predicts: the top source is right, or the corpus answers",
+    )  # fmt: skip
+    args = parser.parse_args()
+    asked = load(args.cache)
+    by: dict[tuple[str, str], list[Example]] = {}
+    for a in asked:
+        e = example(a)
+        if args.signals:
+            e = Example({k: e.signals[k] for k in args.signals}, e.correct, e.in_scope,
+                        e.confidence)  # fmt: skip
+        by.setdefault((a.corpus, a.question.split), []).append(e)
+    dev = [e for (_, split), es in by.items() if split == "dev" for e in es]
+    if args.label == "in_scope":
+        model = fit_gate([replace(e, correct=e.in_scope) for e in dev])
+    else:
+        model = fit_gate(dev)
+    dense_cut = cut_for([e.confidence for e in dev if e.in_scope], TARGET_IN_SCOPE_ABSTENTION)
+    gates = {"dense 40": (None, 40.0), f"dense {dense_cut:g} (fit)": (None, dense_cut),
+             "calibrated": (model, 0.0)}  # fmt: skip
+    rows = []
+    groups = {**{f"{c} {s}": es for (c, s), es in by.items()}}
+    groups["ALL dev"] = dev
+    groups["ALL test"] = [e for (_, split), es in by.items() if split == "test" for e in es]
+    for name, examples in groups.items():
+        for label, (m, threshold) in gates.items():
+            inside, outside, false_abstain, abstain_out = rates(
+                [gate(m, threshold, e) for e in examples], examples
+            )
+            rows.append(
+                [name, label, inside, outside, f"{false_abstain:.3f}", f"{abstain_out:.3f}"]
+            )
+    headers = ["split", "gate", "in", "out", "in-scope abstain", "out-of-scope abstain"]
+    print_table(headers, rows, "gates (fitted on ALL dev)")
+    print(json.dumps(model.as_dict(), indent=1))
+    if args.write:
+        fitted = {**model.as_dict(), "fitted_on": "bench/eval_gate.py: dev splits (README)"}
+        args.write.write_text(json.dumps(fitted, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
