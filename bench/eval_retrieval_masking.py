@@ -10,7 +10,7 @@ Pipeline pieces, all real: `ingestion.indexer.sync_folder` (parent/child chunkin
 MiniLM embedder, a Qdrant Edge index in a temporary folder, the allowlist rebuilt by
 `service.allowlist.rebuild_allowlist` and read back by `service.pipeline_config.load_allowlist`
 (as `warden ingest` and `warden serve` do), the Presidio detector, and the `retrieve` node
-itself (mask_request -> keyword expansion -> one embedding -> dual search -> merge_hits),
+itself (mask_request -> keyword expansion -> one embedding -> dual search -> rank fusion),
 called with a `Runtime(context=deps)`. The keyword map is empty: the shipped one is for the
 legal-aid sample corpus (its "pil" would append "Public Interest Litigation" to a PIL question).
 
@@ -57,6 +57,7 @@ from ingestion.indexer import sync_folder  # noqa: E402
 from pipelines.deps import PipelineConfig, PipelineDeps  # noqa: E402
 from pipelines.nodes.retrieve import retrieve  # noqa: E402
 from pipelines.ports import Embedder, PiiSpan  # noqa: E402
+from pipelines.state import ChatTurn  # noqa: E402
 from prompts import PromptBook  # noqa: E402
 from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder  # noqa: E402
 from service.adapters.pii.presidio_detector import PresidioPiiDetector  # noqa: E402
@@ -102,12 +103,12 @@ async def ask_all(deps: PipelineDeps, probes: list[Probe], **swap: Any) -> Run:
         context=replace(deps, config=replace(deps.config, allowlist=allowlist), **swap)
     )
     run = Run(probes, [], [])
-    for probe in probes:
-        state: Any = {"query": probe.text, "user_id": "bench", "user_name": "", "chat_history": []}
-        update = await retrieve(state, runtime)
-        assert "error" not in update, update.get("error")
-        run.safe_queries.append(update["safe_query"])
-        run.ranked.append([s.doc_id for s in update["sources"]])
+    for n, probe in enumerate(probes):
+        turn = ChatTurn(probe.text, "bench", "", f"masking-{n}", time.perf_counter())
+        found = (await retrieve({"turn": turn}, runtime))["retrieval"]
+        assert found.error is None, found.error
+        run.safe_queries.append(found.safe_query)
+        run.ranked.append([s.doc_id for s in found.sources])
     return run
 
 
