@@ -33,7 +33,7 @@ from service.evaluation.cases import (
     read_guard_cases,
     read_retrieval_cases,
 )
-from service.pipeline_config import calibration_path, load_calibration
+from service.pipeline_config import calibration_path, gate_calibration_path, load_calibration
 from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 
@@ -128,7 +128,7 @@ def run_eval(settings: Settings, args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="warden-eval-") as scratch:
         embedded = {"data_dir": Path(scratch), "qdrant_url": None, "mongodb_uri": None}
         scratch_settings = settings.model_copy(update=embedded)
-        calibration = load_calibration(calibration_path(settings))
+        calibration = load_calibration(gate_calibration_path(settings))
         return asyncio.run(
             _eval_retrieval(scratch_settings, cases, options, args.corpus, calibration)
         )

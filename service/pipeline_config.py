@@ -1,6 +1,6 @@
 """PipelineConfig from files: service/config/safety.yaml, keywords.yaml, models/*.json,
 data_dir/allowlist.json, and the fitted answer gate, calibration.json (in WARDEN_CONFIG_DIR
-when it is set, else in the data folder)."""
+when it is set, else in the data folder; failing that, the shipped one in service/config)."""
 
 from __future__ import annotations
 
@@ -79,8 +79,16 @@ def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> Sa
 
 
 def calibration_path(settings: Settings) -> Path:
-    """Where the fitted gate lives: WARDEN_CONFIG_DIR if set, else the data folder."""
+    """Where `--calibrate` installs the fitted gate: WARDEN_CONFIG_DIR if set, else the data
+    folder."""
     return (settings.config_dir or settings.data_dir) / CALIBRATION_FILE
+
+
+def gate_calibration_path(settings: Settings) -> Path:
+    """The gate the deployment reads: the installed one (`calibration_path`), else the shipped
+    default in the built-in config folder (which may be absent: then the dense threshold)."""
+    installed = calibration_path(settings)
+    return installed if installed.is_file() else DEFAULT_CONFIG_DIR / CALIBRATION_FILE
 
 
 def load_calibration(path: Path) -> GateCalibration | None:
@@ -103,5 +111,5 @@ def load_pipeline_config(settings: Settings) -> PipelineConfig:
         keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
         allowlist=load_allowlist(settings.data_dir),
         safety=load_safety_rules(config_dir, models=settings.safety_models),
-        calibration=load_calibration(calibration_path(settings)),
+        calibration=load_calibration(gate_calibration_path(settings)),
     )
