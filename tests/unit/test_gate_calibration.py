@@ -11,7 +11,13 @@ import pytest
 
 from pipelines.safety.confidence import GateCalibration, answer_gate, sigmoid
 from service.evaluation.calibration import Example, cut_for, fit_gate, gate_rates, split
-from service.pipeline_config import calibration_path, load_calibration, load_pipeline_config
+from service.pipeline_config import (
+    DEFAULT_CONFIG_DIR,
+    calibration_path,
+    gate_calibration_path,
+    load_calibration,
+    load_pipeline_config,
+)
 from service.settings import Settings
 
 MODEL = GateCalibration({"dense_top": 10.0, "sparse_top": 2.0}, bias=-5.0, cut=0.5)
@@ -82,6 +88,9 @@ def test_the_file_round_trips_and_is_found_where_documented(tmp_path: Path) -> N
     assert load_pipeline_config(plain).calibration == recorded
     with_dir = Settings(_env_file=None, data_dir=data, config_dir=config)  # type: ignore[call-arg]
     assert calibration_path(with_dir) == config / "calibration.json"
+    shipped = DEFAULT_CONFIG_DIR / "calibration.json"  # the last fallback
+    assert gate_calibration_path(with_dir) == shipped  # nothing installed in config_dir
+    assert gate_calibration_path(plain) == data / "calibration.json"  # installed: it wins
     (tmp_path / "bad.json").write_text("[1]")
     with pytest.raises(ValueError, match="bad.json"):
         load_calibration(tmp_path / "bad.json")
