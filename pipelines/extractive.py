@@ -110,39 +110,25 @@ async def rank_units(
     return pick_sentences(shortlist, vectors, query_vector, count=len(shortlist)), units
 
 
-async def choose_sentences(
-    passages: Sequence[str],
-    query_vector: Sequence[float],
-    embedder: Embedder,
-    *,
-    count: int,
-    query: str = "",
-    expansion: str = "",
-    matched: Sequence[Sequence[str]] = (),
-    candidates: int = CANDIDATES,
-) -> list[Sentence]:
-    """The `count` units closest to the query, best first (see `rank_units`)."""
-    ranked, _ = await rank_units(
-        passages,
-        query_vector,
-        embedder,
-        count=count,
-        query=query,
-        expansion=expansion,
-        matched=matched,
-        candidates=candidates,
-    )
-    return ranked[: max(count, 0)]
-
-
 class SentenceChoice(TypedDict, total=False):
-    """The keyword arguments of `choose_sentences`, for what passes them on."""
+    """The keyword arguments of `rank_units`, for what passes them on."""
 
     count: Required[int]
     query: str
     expansion: str
     matched: Sequence[Sequence[str]]
     candidates: int
+
+
+async def choose_sentences(
+    passages: Sequence[str],
+    query_vector: Sequence[float],
+    embedder: Embedder,
+    **choice: Unpack[SentenceChoice],
+) -> list[Sentence]:
+    """The `count` units closest to the query, best first (see `rank_units`)."""
+    ranked, _ = await rank_units(passages, query_vector, embedder, **choice)
+    return ranked[: max(choice["count"], 0)]
 
 
 async def extractive_answer(

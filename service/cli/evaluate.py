@@ -77,6 +77,13 @@ def _retrieval_summary(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _streams(options: EvalOptions, out: TextIO | None, err: TextIO | None) -> tuple[TextIO, TextIO]:
+    """stdout and stderr unless given (resolved per call, so redirection is honoured); makes
+    the report folder."""
+    options.out.mkdir(parents=True, exist_ok=True)
+    return (sys.stdout if out is None else out), (sys.stderr if err is None else err)
+
+
 async def eval_retrieval(
     deps: PipelineDeps,
     cases: list[RetrievalCase],
@@ -85,9 +92,7 @@ async def eval_retrieval(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    options.out.mkdir(parents=True, exist_ok=True)
+    out, err = _streams(options, out, err)
     with _progress(len(cases), "questions", err) as step:
         results = await run_questions(cases, deps, step)
     model, section = deps.config.calibration, None
@@ -119,9 +124,7 @@ def eval_guards(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    options.out.mkdir(parents=True, exist_ok=True)
+    out, err = _streams(options, out, err)
     with _progress(len(cases), "messages", err) as step:
         report = guards_report(cases, config, step)
     report["plots"] = guards_plots(report, options.out)

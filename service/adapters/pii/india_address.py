@@ -26,7 +26,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from service.adapters.pii.address import _settings as address_settings
 from service.adapters.pii.india_cues import india_settings, words_pattern
-from service.adapters.pii.lexicon import NameLexicon, load_lexicon
+from service.adapters.pii.lexicon import NameLexicon, UsesLexicon
 
 ADDRESS_SCORE = 0.9
 _SENTENCE = regex.compile(r"(?<=[^\s.]{5}|\d)[.?!](?=\s|$)|[?!]|\n")
@@ -48,7 +48,7 @@ class Token:
         return bool(self.key)
 
 
-class IndianAddressRecognizer(EntityRecognizer):
+class IndianAddressRecognizer(UsesLexicon, EntityRecognizer):
     """Presidio recognizer for whole Indian addresses (STREET_ADDRESS); no NLP artifacts."""
 
     def __init__(self, lexicon: NameLexicon | None = None) -> None:
@@ -65,17 +65,6 @@ class IndianAddressRecognizer(EntityRecognizer):
         )
         self._pin_cue = regex.compile(words_pattern(settings["pin_cues"]), regex.IGNORECASE)
         super().__init__(supported_entities=["STREET_ADDRESS"], name="IndianAddressRecognizer")
-
-    def load(self) -> None:
-        if self._lexicon is None:
-            self._lexicon = load_lexicon()
-
-    @property
-    def lexicon(self) -> NameLexicon:
-        if self._lexicon is None:
-            self.load()
-        assert self._lexicon is not None
-        return self._lexicon
 
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None

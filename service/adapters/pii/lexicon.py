@@ -141,3 +141,21 @@ def load_lexicon(config_dir: Path = CONFIG_DIR) -> NameLexicon:
         places=frozenset(faker_places()),
         stop_words=frozenset(STOP_WORDS),
     )
+
+
+class UsesLexicon:
+    """For a recognizer that reads the shared name lexicon: loaded on first use (Presidio
+    calls `load()`), or given at construction. List it before `EntityRecognizer`."""
+
+    _lexicon: NameLexicon | None = None
+
+    def load(self) -> None:
+        if self._lexicon is None:
+            self._lexicon = load_lexicon()
+
+    @property
+    def lexicon(self) -> NameLexicon:
+        if self._lexicon is None:
+            self.load()
+        assert self._lexicon is not None
+        return self._lexicon

@@ -22,7 +22,7 @@ import re
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
-from service.adapters.pii.lexicon import NameLexicon, load_lexicon
+from service.adapters.pii.lexicon import NameLexicon, UsesLexicon
 from service.adapters.pii.person_cues import cue_named, drop_phrases, ends_with
 from service.adapters.pii.person_words import Kind, Word, name_runs, split_words
 
@@ -31,23 +31,12 @@ _OPENS_SENTENCE = re.compile(r"(?:^|[.!?\n\"“(]\s*)$")
 _MAX_RUN = 4
 
 
-class PersonNameRecognizer(EntityRecognizer):
+class PersonNameRecognizer(UsesLexicon, EntityRecognizer):
     """Presidio recognizer for PERSON from name lists; needs no NLP artifacts."""
 
     def __init__(self, lexicon: NameLexicon | None = None, language: str = "en") -> None:
         self._lexicon = lexicon
         super().__init__(supported_entities=["PERSON"], supported_language=language)
-
-    def load(self) -> None:
-        if self._lexicon is None:
-            self._lexicon = load_lexicon()
-
-    @property
-    def lexicon(self) -> NameLexicon:
-        if self._lexicon is None:
-            self.load()
-        assert self._lexicon is not None
-        return self._lexicon
 
     def analyze(
         self, text: str, entities: list[str], nlp_artifacts: NlpArtifacts | None = None
