@@ -22,6 +22,7 @@ from pipelines.ports import (
     DocumentRecord,
     DualSearchResult,
     Embedder,
+    HistoryCursor,
     IndexedDocument,
     IndexPoint,
     Message,
@@ -146,10 +147,15 @@ class MeteredStore(Store):
         await self._inner.save_turn(records)
 
     async def recent_history(
-        self, user_id: str, *, since: datetime, limit: int
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        limit: int,
+        before: HistoryCursor | None = None,
     ) -> list[ChatRecord]:
         record("store")
-        return await self._inner.recent_history(user_id, since=since, limit=limit)
+        return await self._inner.recent_history(user_id, since=since, limit=limit, before=before)
 
     # UserStore
     async def create_user(self, user: UserRecord) -> None:

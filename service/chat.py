@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pipelines.outcome import ChatOutcome
-from pipelines.ports import ChatRecord, ChatStore, StoreUnavailable
+from pipelines.ports import ChatRecord, ChatStore, HistoryCursor, StoreUnavailable
 from pipelines.runner import ChatPipeline
 from pipelines.state import Classification
 from pipelines.streaming import Listener, Started, StreamUpdate, Token
@@ -120,11 +120,16 @@ class ChatService:
                 yield Failed()
                 return
 
-    async def history(self, caller: Principal, *, limit: int) -> list[ChatRecord]:
-        """The caller's own messages of the last 30 days, oldest first (the newest `limit`)."""
+    async def history(
+        self, caller: Principal, *, limit: int, before: HistoryCursor | None = None
+    ) -> list[ChatRecord]:
+        """The caller's own messages of the last 30 days, oldest first (the newest `limit`;
+        with `before`, the newest `limit` older than it: the next page back)."""
         since = self._clock() - timedelta(days=HISTORY_DAYS)
         try:
-            return await self._store.recent_history(caller.user_id, since=since, limit=limit)
+            return await self._store.recent_history(
+                caller.user_id, since=since, limit=limit, before=before
+            )
         except StoreUnavailable:
             raise ServiceError(
                 "store_unavailable", "History is unavailable; retry later.", 503

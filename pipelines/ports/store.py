@@ -20,6 +20,27 @@ class ChatRecord:
     route: str | None = None
 
 
+HISTORY_ROLE_ORDER = {"user": 0, "assistant": 1}  # a turn's question before its answer
+
+
+@dataclass(frozen=True)
+class HistoryCursor:
+    """A position in one user's history: a page asks for the messages older than it.
+    History is ordered by (created_at, role), the question of a turn before its answer."""
+
+    created_at: datetime
+    role: Literal["user", "assistant"]
+
+    @classmethod
+    def at(cls, record: ChatRecord) -> HistoryCursor:
+        return cls(record.created_at, record.role)
+
+    def is_after(self, record: ChatRecord) -> bool:
+        """True when `record` comes before this position (belongs to the older page)."""
+        mine = (self.created_at, HISTORY_ROLE_ORDER[self.role])
+        return (record.created_at, HISTORY_ROLE_ORDER[record.role]) < mine
+
+
 @dataclass(frozen=True)
 class UserRecord:
     id: str  # opaque, never the email
@@ -58,9 +79,15 @@ class ChatStore(Protocol):
         ...
 
     async def recent_history(
-        self, user_id: str, *, since: datetime, limit: int
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        limit: int,
+        before: HistoryCursor | None = None,
     ) -> list[ChatRecord]:
-        """The user's newest `limit` messages since `since`, oldest first."""
+        """The user's newest `limit` messages since `since` (and older than `before`, when
+        given: the next page back), oldest first."""
         ...
 
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
+from pipelines.ports import HistoryCursor
 from service.answer import ChatAnswer, answer_json
-from service.errors import responses
+from service.errors import ServiceError, responses
 from service.http.deps import AcceptedDep, ChatDep, CurrentUser, RateLimitedUser
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
@@ -25,6 +27,26 @@ class HistoryMessage(BaseModel):
 
 class HistoryResponse(BaseModel):
     messages: list[HistoryMessage]
+    # Pass as `cursor` for the page of older messages; null when this page is the last
+    # (a full page may still be followed by an empty one).
+    next_cursor: str | None = None
+
+
+def encode_cursor(cursor: HistoryCursor) -> str:
+    raw = f"{cursor.created_at.isoformat()}|{cursor.role}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(text: str) -> HistoryCursor:
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+        at, role = raw.rsplit("|", 1)
+        created_at = datetime.fromisoformat(at)
+        if role not in ("user", "assistant") or created_at.tzinfo is None:
+            raise ValueError(role)
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
+        raise ServiceError("invalid_request", "The history cursor is not valid.", 422) from None
+    return HistoryCursor(created_at, role)  # type: ignore[arg-type]
 
 
 @router.post("", response_model=ChatAnswer, responses=responses(401, 413, 422, 429))
@@ -36,11 +58,18 @@ async def post_chat(user: RateLimitedUser, message: AcceptedDep, chat: ChatDep) 
 
 @router.get("/history", responses=responses(401, 422, 503))
 async def get_history(
-    user: CurrentUser, chat: ChatDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+    user: CurrentUser,
+    chat: ChatDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
 ) -> HistoryResponse:
-    """The caller's own messages of the last 30 days, oldest first (newest `limit`)."""
-    records = await chat.history(user, limit=limit)
+    """The caller's own messages of the last 30 days, oldest first (newest `limit`); with
+    `cursor` (a previous page's `next_cursor`), the `limit` messages before that page."""
+    before = None if cursor is None else decode_cursor(cursor)
+    records = await chat.history(user, limit=limit, before=before)
+    full = len(records) == limit
     return HistoryResponse(
+        next_cursor=encode_cursor(HistoryCursor.at(records[0])) if full else None,
         messages=[
             HistoryMessage(
                 role=r.role,
@@ -50,5 +79,5 @@ async def get_history(
                 route=r.route,
             )
             for r in records
-        ]
+        ],
     )

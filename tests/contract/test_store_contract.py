@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from pymongo import AsyncMongoClient
 
-from pipelines.ports import AlreadyExists, Store, StoreUnavailable
+from pipelines.ports import AlreadyExists, HistoryCursor, Store, StoreUnavailable
 from service.adapters.store.mongo_open import EmbeddedMode, open_embedded_store
-from service.adapters.store.mongo_store import MongoStore
+from service.adapters.store.mongo_store import HISTORY_INDEX, MongoStore
 from tests.fakes.store import FakeStore, make_document, make_turn, make_user, utc_now
 from tests.wire_server import WireServerThread
 
@@ -255,3 +255,54 @@ async def test_embedded_store_persists_across_reopen(
             await reopened.create_user(make_user("u-2", "ASHA.RAO@example.com"))
     finally:
         await reopened.close()
+
+
+# ---------------------------------------------------------------- history pages and plans
+
+
+async def test_history_pages_back_with_a_cursor(store: Store) -> None:
+    start = utc_now() - timedelta(hours=1)
+    turns = [make_turn("u-1", f"t-{i}", start + timedelta(minutes=i)) for i in range(30)]
+    for records in turns:
+        await store.save_turn(records)
+    await store.save_turn(make_turn("u-2", "t-other", start))
+    since, pages, before = start - timedelta(days=1), [], None
+    while page := await store.recent_history("u-1", since=since, limit=7, before=before):
+        pages.append(page)
+        before = HistoryCursor.at(page[0])
+    assert [m for page in reversed(pages) for m in page] == [m for t in turns for m in t]
+    assert [len(p) for p in pages] == [7] * 8 + [4]
+    # a cursor in the middle of a turn: its question is older than its answer
+    answer = turns[10][1]
+    assert await store.recent_history(
+        "u-1", since=since, limit=1, before=HistoryCursor.at(answer)
+    ) == [turns[10][0]]
+
+
+def _plan_names_index(plan: dict[str, Any], name: str) -> bool:
+    """MongoDB: an IXSCAN of `name` in the winning plan. mongoeco: the hinted index, run by
+    SQLite through the index (`INDEXED BY`; only its namespace prefix, see mongo_recent)."""
+    if "queryPlanner" in plan:
+        stack = [plan["queryPlanner"]["winningPlan"]]
+        while stack:
+            stage = stack.pop()
+            if stage.get("stage") == "IXSCAN" and stage.get("indexName") == name:
+                return True
+            stack.extend(stage.get("inputStages", []))
+            if "inputStage" in stage:
+                stack.append(stage["inputStage"])
+        return False
+    details = plan["details"]
+    return (
+        plan["hinted_index"] == name
+        and "INDEXED BY" in details["pushdown"]["sqlFragment"]
+        and any("USING INDEX" in line for line in details["engine_details"])
+    )
+
+
+async def test_history_read_plan_uses_the_user_time_index(store: Store) -> None:
+    if not isinstance(store, MongoStore):
+        pytest.skip("the fake has no query plan")
+    await store.save_turn(make_turn("u-1", "t-1", utc_now()))
+    plan = await store.explain_history("u-1", utc_now() - timedelta(days=30))
+    assert _plan_names_index(plan, HISTORY_INDEX), plan

@@ -14,6 +14,7 @@ from pipelines.ports import (
     AlreadyExists,
     ChatRecord,
     DocumentRecord,
+    HistoryCursor,
     StoreUnavailable,
     UserRecord,
 )
@@ -79,13 +80,24 @@ class FakeStore:
             self.chats.setdefault(key, replace(record, created_at=_utc_ms(record.created_at)))
 
     async def recent_history(
-        self, user_id: str, *, since: datetime, limit: int
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        limit: int,
+        before: HistoryCursor | None = None,
     ) -> list[ChatRecord]:
         self._check_read()
         if limit <= 0:
             return []
         since = _utc_ms(since)
-        mine = [r for r in self.chats.values() if r.user_id == user_id and r.created_at >= since]
+        mine = [
+            r
+            for r in self.chats.values()
+            if r.user_id == user_id
+            and r.created_at >= since
+            and (before is None or before.is_after(r))
+        ]
         mine.sort(key=lambda r: (r.created_at, _ROLE_ORDER[r.role]))
         return mine[-limit:]
 

@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pipelines.ports import ChatRecord, DocumentRecord, Store, StoreUnavailable, UserRecord
+from pipelines.ports import (
+    ChatRecord,
+    DocumentRecord,
+    HistoryCursor,
+    Store,
+    StoreUnavailable,
+    UserRecord,
+)
 from service.adapters.store.outbox_file import OutboxFile
 
 log = logging.getLogger(__name__)
@@ -78,17 +85,26 @@ class OutboxChatStore:
             return stored
 
     async def recent_history(
-        self, user_id: str, *, since: datetime, limit: int
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        limit: int,
+        before: HistoryCursor | None = None,
     ) -> list[ChatRecord]:
         async with self._lock:
             queued = [
                 r
                 for turn in await self._loaded()
                 for r in turn
-                if r.user_id == user_id and r.created_at >= since
+                if r.user_id == user_id
+                and r.created_at >= since
+                and (before is None or before.is_after(r))
             ]
         try:
-            stored = await self._inner.recent_history(user_id, since=since, limit=limit)
+            stored = await self._inner.recent_history(
+                user_id, since=since, limit=limit, before=before
+            )
         except StoreUnavailable:
             if not queued:
                 raise

@@ -37,8 +37,12 @@ def chat_doc(record: ChatRecord) -> dict[str, Any]:
 def sort_key(record: ChatRecord) -> str:
     """Chronological as one string: UTC time to the millisecond, then the user message
     before its answer. One sort field keeps mongoeco's planner cheap."""
-    at = as_utc(record.created_at)
-    return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z#{_ROLE_ORDER[record.role]}"
+    return sort_key_at(record.created_at, record.role)
+
+
+def sort_key_at(created_at: datetime, role: str) -> str:
+    at = as_utc(created_at)
+    return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z#{_ROLE_ORDER[role]}"
 
 
 def chat_record(doc: dict[str, Any]) -> ChatRecord:

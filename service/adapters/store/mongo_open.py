@@ -82,7 +82,7 @@ async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore
         finally:
             lock.release()
 
-    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release))
+    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True))
 
 
 async def _open_wire(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
@@ -99,7 +99,7 @@ async def _open_wire(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
         finally:
             lock.release()
 
-    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release))
+    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True))
 
 
 async def open_server_store(

@@ -8,9 +8,12 @@ subclass PyMongo's, so catching `pymongo.errors` covers both. Any driver error b
 StoreUnavailable; a taken unique key becomes AlreadyExists.
 
 Collections: `users` (`_id` = user id; email lowercased, unique), `chat_history` (one
-document per message, `_id` = turn_id:role; TTL 30 days on created_at), `documents`
+document per message, `_id` = turn_id:role; TTL 30 days on created_at; read newest first
+through the `(user_id, created_at desc, sort_key desc)` index, hinted), `documents`
 (upload records; TTL on expires_at plus a day of grace, so the cleanup job still finds an
-expired record through `expired_documents` before the TTL monitor drops it).
+expired record through `expired_documents` before the TTL monitor drops it). With
+`recent_heads=True` (the embedded store) also `chat_recent`, each user's newest messages in
+one document (mongo_recent: mongoeco cannot read a user's newest through an index).
 """
 
 from __future__ import annotations
@@ -18,24 +21,33 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from mongoeco.errors import MongoEcoError
 from pymongo.errors import BulkWriteError, DuplicateKeyError, PyMongoError
 
-from pipelines.ports import AlreadyExists, ChatRecord, DocumentRecord, StoreUnavailable, UserRecord
+from pipelines.ports import (
+    AlreadyExists,
+    ChatRecord,
+    DocumentRecord,
+    HistoryCursor,
+    StoreUnavailable,
+    UserRecord,
+)
 from service.adapters.store import mongo_documents as docs
+from service.adapters.store.mongo_recent import RecentHeads
 
 HISTORY_TTL_SECONDS = 30 * 24 * 3600
 DOCUMENT_TTL_GRACE_SECONDS = 24 * 3600
 _DRIVER_ERRORS = (PyMongoError, MongoEcoError, sqlite3.Error, OSError)
 _DUPLICATE_KEY = 11000
+HISTORY_INDEX = "user_created_desc"
 
 _INDEXES: dict[str, list[dict[str, Any]]] = {
     "users": [{"key": {"email": 1}, "name": "email_unique", "unique": True}],
     "chat_history": [
-        {"key": {"user_id": 1, "sort_key": 1}, "name": "user_sort_key"},
+        {"key": {"user_id": 1, "created_at": -1, "sort_key": -1}, "name": HISTORY_INDEX},
         {"key": {"created_at": 1}, "name": "ttl", "expireAfterSeconds": HISTORY_TTL_SECONDS},
     ],
     "documents": [
@@ -56,10 +68,17 @@ def _driver_errors() -> Iterator[None]:
 class MongoStore:
     """The Store port over an async (PyMongo-compatible) database."""
 
-    def __init__(self, db: Any, *, on_close: Callable[[], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        db: Any,
+        *,
+        on_close: Callable[[], Awaitable[None]] | None = None,
+        recent_heads: bool = False,
+    ) -> None:
         self._db = db
         self._on_close = on_close
         self._indexes_ready = False
+        self._heads = RecentHeads(db) if recent_heads else None
 
     async def ensure_indexes(self) -> None:
         """Creates the indexes (idempotent). Retried by ping and by the writes that rely on a
@@ -67,35 +86,70 @@ class MongoStore:
         with _driver_errors():
             for collection, indexes in _INDEXES.items():
                 await self._db.command({"createIndexes": collection, "indexes": indexes})
+            if self._heads is not None:
+                await self._heads.build_once()
         self._indexes_ready = True
 
     # ------------------------------------------------------------ chat
     async def save_turn(self, records: Sequence[ChatRecord]) -> None:
         if not records:
             return
+        stored = [docs.chat_doc(r) for r in records]
         with _driver_errors():
             try:
                 # Unordered insert: a message already stored fails alone with a duplicate key.
                 # (Upserts cost O(collection) on mongoeco's SQLite engine; this does not.)
-                await self._db.chat_history.insert_many(
-                    [docs.chat_doc(r) for r in records], ordered=False
-                )
+                await self._db.chat_history.insert_many(stored, ordered=False)
             except BulkWriteError as error:
                 if not _only_duplicates(error.details):
                     raise
+            if self._heads is not None:  # after the insert: a failure here is retried whole
+                await self._heads.add(stored)
 
     async def recent_history(
-        self, user_id: str, *, since: datetime, limit: int
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        limit: int,
+        before: HistoryCursor | None = None,
     ) -> list[ChatRecord]:
         if limit <= 0:
             return []
-        # The newest `limit` messages, then those since `since`: the same answer as filtering
-        # first, with one field fewer for mongoeco's planner to scan (see mongo_open figures).
+        since = docs.as_utc(since)
+        if self._heads is not None:
+            with _driver_errors():
+                head = await self._heads.read(user_id)
+            # A head never expires: drop what the TTL monitor would have dropped.
+            since = max(since, datetime.now(UTC) - timedelta(seconds=HISTORY_TTL_SECONDS))
+            kept = [docs.chat_record(d) for d in head.messages]
+            fits = [
+                r for r in kept if r.created_at >= since and (before is None or before.is_after(r))
+            ]
+            if len(fits) >= limit or not head.truncated or (kept and kept[0].created_at < since):
+                return fits[-limit:]
         with _driver_errors():
-            cursor = self._db.chat_history.find({"user_id": user_id}).sort("sort_key", -1)
-            found = await cursor.limit(limit).to_list(None)
-        records = [docs.chat_record(d) for d in reversed(found)]
-        return [r for r in records if r.created_at >= docs.as_utc(since)]
+            found = await self._history_cursor(user_id, since, before).limit(limit).to_list(None)
+        return [docs.chat_record(d) for d in reversed(found)]
+
+    def _history_cursor(self, user_id: str, since: datetime, before: HistoryCursor | None) -> Any:
+        """Newest first through the (user_id, created_at desc, sort_key desc) index."""
+        at: dict[str, Any] = {"$gte": docs.as_utc(since)}
+        query: dict[str, Any] = {"user_id": user_id, "created_at": at}
+        if before is not None:
+            at["$lte"] = docs.as_utc(before.created_at)
+            query["sort_key"] = {"$lt": docs.sort_key_at(before.created_at, before.role)}
+        cursor = self._db.chat_history.find(query).sort([("created_at", -1), ("sort_key", -1)])
+        # Hinted once the index surely exists (a store opened while down has none yet).
+        return cursor.hint(HISTORY_INDEX) if self._indexes_ready else cursor
+
+    async def explain_history(self, user_id: str, since: datetime) -> dict[str, Any]:
+        """The store's plan for the `chat_history` read of `recent_history` (tests, bench)."""
+        with _driver_errors():
+            plan: dict[str, Any] = (
+                await self._history_cursor(user_id, since, None).limit(6).explain()
+            )
+        return plan
 
     # ------------------------------------------------------------ users
     async def create_user(self, user: UserRecord) -> None:
