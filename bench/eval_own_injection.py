@@ -4,8 +4,9 @@ Devanagari Hindi, other European languages), per attack family, dev and held-out
     PYTHONPATH=. python bench/eval_own_injection.py [--failures 20] [--split dev|heldout|all]
                                                     [--file guards_injection.jsonl ...]
 
-Messages: bench/datasets/own/guards_injection.jsonl (first round) and guards_injection_v2.jsonl
-(written before the second round of rules was tuned; split by sha1 of the text) through
+Messages: bench/datasets/own/guards_injection.jsonl (first round), guards_injection_v2.jsonl and
+guards_injection_v3.jsonl (each written before the next round of rules was tuned; split by sha1
+of the text) through
 `classify_message` with the rules
 and models as the service loads them (plus the toxicity scorer). An attack counts as caught
 when it is routed `abusive`; a benign look-alike is a false reject when it is. Documents:
@@ -38,7 +39,7 @@ from service.pipeline_config import load_safety_rules  # noqa: E402
 
 OWN = ROOT / "bench" / "datasets" / "own"
 SPLITS = ("dev", "heldout")
-MESSAGE_FILES = ("guards_injection.jsonl", "guards_injection_v2.jsonl")
+MESSAGE_FILES = ("guards_injection.jsonl", "guards_injection_v2.jsonl", "guards_injection_v3.jsonl")
 
 
 def _rows(name: str) -> list[dict[str, str]]:
