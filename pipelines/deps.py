@@ -32,6 +32,8 @@ class PipelineConfig:
     greeting_max_tokens: int = 150
     preview_chars: int = 200
     extractive_sentences: int = 3
+    answer_retries: int = 1  # WARDEN_ANSWER_RETRIES: generated answers the gate refuses, retried
+    answer_max_chars: int = 3000  # the answer gate's length cap
     keyword_map: Mapping[str, str] = field(default_factory=dict)
     allowlist: frozenset[str] = frozenset()
     safety: SafetyRules = field(default_factory=SafetyRules)

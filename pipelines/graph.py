@@ -7,7 +7,9 @@ from typing import Literal
 from langgraph.graph import END, START, StateGraph
 
 from pipelines.deps import PipelineDeps
+from pipelines.nodes.check_answer import check_answer, route_after_check
 from pipelines.nodes.classify import classify
+from pipelines.nodes.degrade import degrade
 from pipelines.nodes.generate import generate
 from pipelines.nodes.greet import greet
 from pipelines.nodes.post_process import post_process
@@ -35,6 +37,8 @@ def build_graph() -> StateGraph[PipelineState, PipelineDeps, PipelineState, Pipe
     graph.add_node("greet", greet)
     graph.add_node("retrieve", retrieve)
     graph.add_node("generate", generate)
+    graph.add_node("check_answer", check_answer)
+    graph.add_node("degrade", degrade)
     graph.add_node("post_process", post_process)
 
     graph.add_edge(START, "classify")
@@ -42,7 +46,10 @@ def build_graph() -> StateGraph[PipelineState, PipelineDeps, PipelineState, Pipe
     graph.add_edge("reject", END)
     graph.add_edge("greet", "post_process")
     graph.add_edge("retrieve", "generate")
-    graph.add_edge("generate", "post_process")
+    graph.add_edge("generate", "check_answer")
+    # the correction loop: pass -> post_process, refused -> generate again, at the cap -> degrade
+    graph.add_conditional_edges("check_answer", route_after_check)
+    graph.add_edge("degrade", "post_process")
     graph.add_edge("post_process", END)
     return graph
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pipelines.ports import CallCounts, Source
 from pipelines.state import Mode, PipelineState, Route
-from pipelines.tracing import NO_ANSWER, NO_RETRIEVAL, outcome_error
+from pipelines.tracing import NO_ANSWER, NO_GATE, NO_RETRIEVAL, gate_fell_back, outcome_error
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,11 @@ class ChatOutcome:
     trace_id: str
     tokens: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    # the answer gate (reason codes only, never text): generated attempts checked, each
+    # refusal's reason, and whether the answer degraded at the cap
+    answer_attempts: int = 0
+    gate_reasons: tuple[str, ...] = ()
+    gate_fallback: bool = False
 
     @classmethod
     def from_state(
@@ -32,6 +37,7 @@ class ChatOutcome:
     ) -> ChatOutcome:
         route = state["verdict"].route
         answer, found = state.get("answer", NO_ANSWER), state.get("retrieval", NO_RETRIEVAL)
+        gate = state.get("gate", NO_GATE)
         return cls(
             route=route,
             mode=answer.mode if route == "question" else None,
@@ -46,6 +52,9 @@ class ChatOutcome:
             trace_id=state["turn"].trace_id,
             tokens={k: answer.tokens.get(k, 0) for k in ("prompt", "completion")},
             error=outcome_error(state),
+            answer_attempts=gate.attempts,
+            gate_reasons=gate.reasons,
+            gate_fallback=gate_fell_back(state),
         )
 
     def as_dict(self) -> dict[str, Any]:

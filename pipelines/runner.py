@@ -23,7 +23,7 @@ from pipelines.nodes.reject import reject
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
 from pipelines.state import ChatTurn, Classification, PipelineState
-from pipelines.streaming import Listener, Started, Token, token_text
+from pipelines.streaming import Listener, Retract, Started, Token, is_retract, token_text
 from pipelines.tracing import new_trace_id
 
 __all__ = ["ChatOutcome", "ChatPipeline"]
@@ -50,7 +50,7 @@ class ChatPipeline:
     ) -> ChatOutcome:
         """Runs one message that `classify` has judged. With a `listener`, it gets `Started`
         first, then the generated answer's restored pieces as `Token`s (none off the generated
-        path). The outcome is the same as without one."""
+        path; a `Retract` before a retried attempt's). The outcome is the same as without one."""
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
@@ -93,6 +93,8 @@ class ChatPipeline:
                 final = chunk  # the last one is the finished state, as `ainvoke` returns
             elif (text := token_text(chunk)) is not None:
                 listener(Token(text))
+            elif is_retract(chunk):
+                listener(Retract())
         return final  # type: ignore[no-any-return]
 
     async def _history(self, user_id: str) -> tuple[Message, ...]:

@@ -1,8 +1,9 @@
 """The graph state (SPEC section 1): the request, then one small typed record per stage.
 
 `classify` adds the `Classification`, `retrieve` a `Retrieval`, and `reject`, `greet` or
-`generate` an `Answer`; `post_process` only notes a history failure. Every record is frozen:
-a later stage reads what an earlier one produced and never recomputes it.
+`generate` an `Answer`; `check_answer` a `GateOutcome` (and `degrade` a replacing `Answer`
+when the generated ones fail the gate); `post_process` only notes a history failure. Every
+record is frozen: a later stage reads what an earlier one produced and never recomputes it.
 """
 
 from __future__ import annotations
@@ -80,14 +81,44 @@ class Retrieval:
 
 
 @dataclass(frozen=True)
+class Draft:
+    """A generated answer as the model wrote it, and what it was given (request memory only:
+    the answer gate reads it; it is never traced, logged or stored)."""
+
+    reply: str  # masked
+    passages: tuple[str, ...]  # the masked passages sent, numbered from 1
+    system_prompt: str
+    sent: tuple[str, ...] = ()  # the masked history window
+
+
+@dataclass(frozen=True)
 class Answer:
-    """The reply of `reject`, `greet` or `generate`, and what it cost."""
+    """The reply of `reject`, `greet`, `generate` or `degrade`, and what it cost (summed over
+    the attempts of the correction loop)."""
 
     response: str
     mode: Mode | None = None  # None off the question path
     model_latency_ms: float = 0.0
     tokens: dict[str, int] = field(default_factory=lambda: dict(NO_TOKENS))
     error: str | None = None
+    draft: Draft | None = None  # mode "generated" only: what the answer gate checks
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    """`check_answer`'s record: the generated attempts checked, each refusal's reason code
+    (pipelines/answer_gate.py), and the feedback for the next attempt (never traced)."""
+
+    attempts: int = 0
+    limit: int = 1  # attempts allowed: 1 + WARDEN_ANSWER_RETRIES
+    reasons: tuple[str, ...] = ()
+    passed: bool = False
+    feedback: str = ""
+    check_ms: float = 0.0  # time spent in the gate, all attempts
+
+    @property
+    def retry(self) -> bool:
+        return not self.passed and self.attempts < self.limit
 
 
 class PipelineState(TypedDict, total=False):
@@ -95,4 +126,5 @@ class PipelineState(TypedDict, total=False):
     verdict: Classification
     retrieval: Retrieval
     answer: Answer
+    gate: GateOutcome  # check_answer, on the generated path only
     history_error: str | None  # post_process: the turn went to the outbox, not the store

@@ -36,8 +36,18 @@ class Token:
     text: str
 
 
-StreamUpdate = Started | Token
+@dataclass(frozen=True)
+class Retract:
+    """The text streamed so far was refused by the answer gate; a new attempt follows."""
+
+
+StreamUpdate = Started | Token | Retract
 Listener = Callable[[StreamUpdate], None]
+
+
+def is_retract(chunk: Any) -> bool:
+    """A custom-stream chunk the generate node writes before it streams a retry."""
+    return isinstance(chunk, Mapping) and chunk.get("reset") is True
 
 
 def token_text(chunk: Any) -> str | None:

@@ -8,11 +8,12 @@ import uuid
 from typing import Any
 
 from pipelines.deps import PipelineDeps
-from pipelines.state import Answer, PipelineState, Retrieval
+from pipelines.state import Answer, GateOutcome, PipelineState, Retrieval
 
 _log = logging.getLogger(__name__)
 NO_ANSWER = Answer("")
 NO_RETRIEVAL = Retrieval("")
+NO_GATE = GateOutcome()
 
 
 def new_trace_id() -> str:
@@ -25,10 +26,17 @@ def outcome_error(state: PipelineState) -> str | None:
     return answer.error or retrieval.error or state.get("history_error")
 
 
+def gate_fell_back(state: PipelineState) -> bool:
+    """The generated answers all failed the answer gate, and `degrade` answered."""
+    gate = state.get("gate", NO_GATE)
+    return bool(gate.reasons) and not gate.passed and not gate.retry
+
+
 def build_event(state: PipelineState, deps: PipelineDeps) -> dict[str, Any]:
     """What the tracer gets. Add fields here with care: no query, answer or masked text."""
     turn, verdict = state["turn"], state["verdict"]
     answer, retrieval = state.get("answer", NO_ANSWER), state.get("retrieval", NO_RETRIEVAL)
+    gate = state.get("gate", NO_GATE)
     return {
         "event": "chat_request",
         "trace_id": turn.trace_id,
@@ -47,6 +55,11 @@ def build_event(state: PipelineState, deps: PipelineDeps) -> dict[str, Any]:
         "prompt_versions": deps.prompts.versions(),
         "error": outcome_error(state),
         "reasons": list(verdict.reasons),  # classifier rule names, never matched text
+        "answer_gate": {  # reason codes and counts only
+            "attempts": gate.attempts,
+            "reasons": list(gate.reasons),
+            "degraded": gate_fell_back(state),
+        },
     }
 
 

@@ -16,7 +16,7 @@ from pipelines.outcome import ChatOutcome
 from pipelines.ports import ChatRecord, ChatStore, HistoryCursor, StoreUnavailable
 from pipelines.runner import ChatPipeline
 from pipelines.state import Classification
-from pipelines.streaming import Listener, Started, StreamUpdate, Token
+from pipelines.streaming import Listener, Retract, Started, StreamUpdate, Token
 from service.auth.tokens import Principal
 from service.chat_events import ChatEvent, Done, Failed, Reset, closing_events  # noqa: F401
 from service.errors import ServiceError
@@ -110,7 +110,11 @@ class ChatService:
             item = await queue.get()
             if isinstance(item, Token):
                 shown.append(item.text)
-            if isinstance(item, Started | Token):
+            if isinstance(item, Retract):  # the answer gate refused what was shown
+                if shown:
+                    yield Reset()
+                shown.clear()
+            elif isinstance(item, Started | Token):
                 yield item
             elif isinstance(item, ChatOutcome):
                 for event in closing_events("".join(shown), item):

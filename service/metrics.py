@@ -44,6 +44,18 @@ class ChatMetrics:
         self.tokens = counter(
             "warden_model_tokens", "Model tokens used, prompt and completion.", ["kind"]
         )
+        self.gate_failures = counter(
+            "warden_answer_gate_failures",
+            "Generated answers the answer gate refused, by reason code.",
+            ["reason"],
+        )
+        self.answer_retries = counter(
+            "warden_answer_retries", "Model calls made again after the answer gate refused."
+        )
+        self.answer_fallbacks = counter(
+            "warden_answer_fallbacks",
+            "Chats whose generated answers all failed the answer gate (extractive instead).",
+        )
         self.latency = histogram(
             "warden_chat_latency_seconds",
             "Whole-chat latency, by route.",
@@ -83,6 +95,12 @@ class ChatMetrics:
         for kind, counter in self._tokens.items():
             if count := outcome.tokens.get(kind, 0):
                 counter.inc(count)
+        for reason in outcome.gate_reasons:
+            self.gate_failures.labels(reason=reason).inc()
+        if outcome.answer_attempts > 1:
+            self.answer_retries.inc(outcome.answer_attempts - 1)
+        if outcome.gate_fallback:
+            self.answer_fallbacks.inc()
         latency = self._latency.get(route)
         if latency is None:
             latency = self._latency[route] = self.latency.labels(route=route)

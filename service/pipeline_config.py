@@ -108,6 +108,7 @@ def load_pipeline_config(settings: Settings) -> PipelineConfig:
     config_dir = settings.config_dir or DEFAULT_CONFIG_DIR
     return PipelineConfig(
         confidence_threshold=settings.confidence_threshold,
+        answer_retries=settings.answer_retries,
         keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
         allowlist=load_allowlist(settings.data_dir),
         safety=load_safety_rules(config_dir, models=settings.safety_models),

@@ -75,6 +75,8 @@ class Settings(BaseSettings):
 
     # Pipeline knobs.
     confidence_threshold: Annotated[float, Field(ge=0, le=100)] = 40.0
+    # A generated answer the answer gate refuses is retried this many times, then degrades.
+    answer_retries: Annotated[int, Field(ge=0, le=5)] = 1
     toxicity_classifier: bool = True  # alt-profanity-check's model, when the word rules are unsure
     safety_models: bool = True  # the shipped insult and injection models (config/models/*.json)
     upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0

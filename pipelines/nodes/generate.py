@@ -1,9 +1,14 @@
-"""generate: gate, then one model call on masked text (or an extractive or degraded answer)."""
+"""generate: gate, then one model call on masked text (or an extractive or degraded answer).
+
+When `check_answer` refused the previous attempt, this is a retry: the user message carries
+the gate's feedback, and a streamed turn first writes `{"reset": True}` so the edge discards
+the refused text it showed. Cost (latency, tokens) is summed over the attempts."""
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -16,10 +21,14 @@ from pipelines.masking import mask_passages, name_placeholder
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE
 from pipelines.ports import ChatModel, Message, ModelUnavailable
 from pipelines.safety.confidence import answer_gate
-from pipelines.state import Answer, ChatTurn, PipelineState, Retrieval
+from pipelines.state import Answer, ChatTurn, Draft, GateOutcome, PipelineState, Retrieval
 from pipelines.streaming import StreamRestorer, stream_completion
 
 _log = logging.getLogger(__name__)
+RETRY_NOTE = (
+    "\n\nYour previous answer was refused by an automatic check: {feedback} "
+    "Write a new answer that follows the rules."
+)
 
 
 async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict[str, Any]:
@@ -34,16 +43,29 @@ async def generate(state: PipelineState, runtime: Runtime[PipelineDeps]) -> dict
     ):
         return {"answer": Answer(ABSTAIN, "abstained")}
     if deps.chat_model is None:
-        return {"answer": await _extractive(found, deps)}
+        return {"answer": await extractive(found, deps)}
     writer = runtime.stream_writer if state["turn"].streamed else None
-    return {"answer": await _generated(state["turn"], found, deps, deps.chat_model, writer)}
+    gate = state.get("gate")
+    if gate is None or gate.passed:  # the first attempt
+        return {"answer": await _generated(state["turn"], found, deps, deps.chat_model, writer)}
+    if writer is not None:
+        writer({"reset": True})
+    answer = await _generated(state["turn"], found, deps, deps.chat_model, writer, gate.feedback)
+    return {"answer": with_earlier_cost(answer, state["answer"], gate)}
+
+
+def with_earlier_cost(answer: Answer, earlier: Answer, gate: GateOutcome) -> Answer:
+    """The answer, costing what the refused attempts cost too."""
+    tokens = {k: answer.tokens.get(k, 0) + earlier.tokens.get(k, 0) for k in answer.tokens}
+    latency = answer.model_latency_ms + earlier.model_latency_ms
+    return replace(answer, model_latency_ms=latency, tokens=tokens)
 
 
 def _degraded(found: Retrieval, error: str, latency_ms: float = 0.0) -> Answer:
     return Answer(degraded_answer(found.sources), "degraded", latency_ms, error=error)
 
 
-async def _extractive(found: Retrieval, deps: PipelineDeps) -> Answer:
+async def extractive(found: Retrieval, deps: PipelineDeps) -> Answer:
     try:
         text = await extractive_answer(
             found.context,
@@ -60,8 +82,17 @@ async def _extractive(found: Retrieval, deps: PipelineDeps) -> Answer:
     return Answer(text or degraded_answer(found.sources), "extractive")
 
 
-async def model_messages(turn: ChatTurn, found: Retrieval, deps: PipelineDeps) -> list[Message]:
-    """system (name as a placeholder), the masked history window, then context + question."""
+async def model_messages(
+    turn: ChatTurn, found: Retrieval, deps: PipelineDeps, feedback: str = ""
+) -> list[Message]:
+    """system (name as a placeholder), the masked history window, then context + question
+    (+ the answer gate's feedback on a retry)."""
+    return (await _prompt(turn, found, deps, feedback))[0]
+
+
+async def _prompt(
+    turn: ChatTurn, found: Retrieval, deps: PipelineDeps, feedback: str
+) -> tuple[list[Message], Draft]:
     passages = await mask_passages(
         found.context,
         [bool(s.extra.get("is_temporary")) for s in found.sources],
@@ -76,11 +107,10 @@ async def model_messages(turn: ChatTurn, found: Retrieval, deps: PipelineDeps) -
     question = prompts.answer_user.render(
         context=numbered_context(passages), question=found.safe_query
     )
-    return [
-        Message("system", prompts.answer_system.render(user_name=name)),
-        *history,
-        Message("user", question),
-    ]
+    system = prompts.answer_system.render(user_name=name)
+    note = RETRY_NOTE.format(feedback=feedback) if feedback else ""
+    draft = Draft("", tuple(passages), system, tuple(m.content for m in history))
+    return [Message("system", system), *history, Message("user", question + note)], draft
 
 
 async def _generated(
@@ -89,9 +119,10 @@ async def _generated(
     deps: PipelineDeps,
     model: ChatModel,
     writer: StreamWriter | None,
+    feedback: str = "",
 ) -> Answer:
     try:
-        messages = await model_messages(turn, found, deps)
+        messages, draft = await _prompt(turn, found, deps, feedback)
     except Exception as exc:  # noqa: BLE001 - fail closed: unmasked context must not leave
         _log.warning("masking the context failed: %s", type(exc).__name__)
         return _degraded(found, PII_UNAVAILABLE)
@@ -114,11 +145,11 @@ async def _generated(
         reason = exc.reason if isinstance(exc, ModelUnavailable) else "model_error"
         _log.warning("model unavailable: %s", reason)
         return _degraded(found, reason, (time.perf_counter() - started) * 1000)
-    if not completion.text.strip():
-        return _degraded(found, "empty_reply")
+    # an empty reply is the answer gate's to refuse (`empty`): it is retried like the others
     return Answer(
         found.vault.restore(completion.text),
         "generated",
         completion.latency_ms or (time.perf_counter() - started) * 1000,
         {"prompt": completion.prompt_tokens, "completion": completion.completion_tokens},
+        draft=replace(draft, reply=completion.text),
     )

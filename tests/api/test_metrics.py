@@ -65,7 +65,8 @@ async def test_counters_move_after_a_chat_and_a_reject(make_kit: KitFactory) -> 
 
 
 async def test_errors_and_model_tokens_are_counted(make_kit: KitFactory) -> None:
-    model = FakeChatModel(fail=True)
+    # a cited answer: the answer gate refuses an uncited one (and the retry costs tokens too)
+    model = FakeChatModel(fail=True, replies=["Within one month [1]."])
     kit = await make_kit(metrics_token=TOKEN, chat_model=model)
     await seed_core(kit.index, kit.embedder)
     headers = await kit.headers_for("asha@example.org")

@@ -12,7 +12,12 @@ from pipelines.state import Classification, PipelineState, QueryType
 from tests.unit._pipeline_kit import Kit, chat_turn, kit_config, runtime, verdict
 from tests.unit._safety_rules import shipped_rules
 
-NODES = {"classify", "reject", "greet", "retrieve", "generate", "post_process"}
+# SPEC section 1's six nodes, plus the answer gate's correction loop (issue 15):
+# generate -> check_answer -> post_process | generate (retry) | degrade -> post_process
+NODES = {
+    "classify", "reject", "greet", "retrieve", "generate", "check_answer", "degrade",
+    "post_process",
+}  # fmt: skip
 EDGES = {
     ("__start__", "classify", False),
     ("classify", "reject", True),
@@ -21,16 +26,20 @@ EDGES = {
     ("reject", "__end__", False),
     ("greet", "post_process", False),
     ("retrieve", "generate", False),
-    ("generate", "post_process", False),
+    ("generate", "check_answer", False),
+    ("check_answer", "post_process", True),
+    ("check_answer", "generate", True),
+    ("check_answer", "degrade", True),
+    ("degrade", "post_process", False),
     ("post_process", "__end__", False),
 }
 
 
-def test_nodes_are_exactly_the_six_of_the_spec() -> None:
+def test_nodes_are_the_six_of_the_spec_and_the_answer_gate_loop() -> None:
     assert set(build_graph().nodes) == NODES
 
 
-def test_edges_are_exactly_the_spec_and_only_classify_branches() -> None:
+def test_edges_are_the_spec_and_only_classify_and_check_answer_branch() -> None:
     drawn = build_graph().compile().get_graph()
     assert {(e.source, e.target, e.conditional) for e in drawn.edges} == EDGES
 
