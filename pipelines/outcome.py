@@ -30,6 +30,7 @@ class ChatOutcome:
     answer_attempts: int = 0
     gate_reasons: tuple[str, ...] = ()
     gate_fallback: bool = False
+    gate_ms: float = 0.0  # time spent in the answer gate, all attempts
 
     @classmethod
     def from_state(
@@ -55,6 +56,7 @@ class ChatOutcome:
             answer_attempts=gate.attempts,
             gate_reasons=gate.reasons,
             gate_fallback=gate_fell_back(state),
+            gate_ms=gate.check_ms,
         )
 
     def as_dict(self) -> dict[str, Any]:

