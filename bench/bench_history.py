@@ -3,13 +3,15 @@
     PYTHONPATH=. python bench/bench_history.py [--turns 20000] [--block 500]
         [--mode inprocess|wire] [--no-heads]
 
-On a fresh embedded data folder: one user sends `block` messages (each one the store work a
-chat message does: the history window, recent_history(limit=6), then save_turn of the 2
-messages), then a new user sends `block`; then the writer's history is filled up to
-`turns - block` turns in bulk (save_turn of 1,000 turns at a time: through the store, not the
-pipeline), and both measurements run again: the writer's last `block` turns and a second new
-user. Prints p50 / p95 in ms per block and last/first ratios (acceptance: <= 1.20).
-`--no-heads` reads `chat_history` only (the store before the per-user heads), for comparison.
+Two embedded data folders in one process: FIRST starts empty, LAST is filled in bulk with
+`turns - block` turns of the writer (save_turn of 1,000 turns at a time: through the store,
+not the pipeline). Then, in alternating chunks of 50 (ABBA, so a busy neighbour on a shared
+machine hits both sides alike), the writer sends `block` messages in each folder (turns
+1..block in FIRST, the last `block` of `turns` in LAST) and a new user sends `block` messages
+in each. A message is the store work of a chat message: the history window
+(recent_history, limit 6), then save_turn of its 2 messages. Prints p50 / p95 in ms and the
+LAST/FIRST ratios (acceptance: <= 1.20). `--no-heads` reads `chat_history` only (the store
+before the per-user heads), for comparison.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from service.adapters.store.mongo_open import open_embedded_store
 from service.adapters.store.mongo_store import MongoStore
 
 WINDOW = 6
+CHUNK = 50
 
 
 def _turn(user: str, n: int, at: datetime) -> list[ChatRecord]:
@@ -67,25 +70,34 @@ def _row(label: str, timings: list[float]) -> float:
 
 async def main(turns: int, block: int, mode: str, heads: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        store = await open_embedded_store(Path(tmp), mode)  # type: ignore[arg-type]
-        if not heads:
-            store._heads = None  # bench only: the chat_history read alone
+        first = await open_embedded_store(Path(tmp) / "first", mode)  # type: ignore[arg-type]
+        last = await open_embedded_store(Path(tmp) / "last", mode)  # type: ignore[arg-type]
+        if not heads:  # bench only: the chat_history read alone
+            first._heads = last._heads = None
         try:
             print(f"mode={mode} heads={heads} turns={turns} block={block} (ms per message)")
-            first_w = _row(f"writer, turns 1-{block}", await _messages(store, "writer", 0, block))
-            first_n = _row("new user, empty folder", await _messages(store, "new-1", 0, block))
             started = time.perf_counter()
-            await _fill(store, "writer", block, turns - block)
+            await _fill(last, "writer", 0, turns - block)
             print(f"  (bulk fill to {turns - block} turns: {time.perf_counter() - started:.0f} s)")
-            last = await _messages(store, "writer", turns - block, block)
-            last_w = _row(f"writer, turns {turns - block + 1}-{turns}", last)
-            last_n = _row(
-                f"new user, {turns} turns stored", await _messages(store, "new-2", 0, block)
-            )
-            ratios = f"writer {last_w / first_w:.2f}, new user {last_n / first_n:.2f}"
-            print(f"  ratio last/first: {ratios}")
+            runs: dict[str, list[float]] = {k: [] for k in ("w1", "w2", "n1", "n2")}
+            for done in range(0, block, CHUNK):
+                size = min(CHUNK, block - done)
+                legs = [
+                    ("w1", first, "writer", done),
+                    ("w2", last, "writer", turns - block + done),
+                    ("n1", first, "new-user", done),
+                    ("n2", last, "new-user", done),
+                ]
+                for key, store, user, at in legs if done // CHUNK % 2 == 0 else legs[::-1]:
+                    runs[key] += await _messages(store, user, at, size)
+            w1 = _row(f"writer, turns 1-{block}", runs["w1"])
+            n1 = _row("new user, empty folder", runs["n1"])
+            w2 = _row(f"writer, turns {turns - block + 1}-{turns}", runs["w2"])
+            n2 = _row(f"new user, {turns} turns stored", runs["n2"])
+            print(f"  ratio last/first: writer {w2 / w1:.2f}, new user {n2 / n1:.2f}")
         finally:
-            await store.close()
+            await first.close()
+            await last.close()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any, Literal
 
@@ -65,11 +66,33 @@ async def open_embedded_store(
     engine = SQLiteEngine(str(folder / "warden.sqlite"))
     try:
         if mode == "inprocess":
-            return await _open_inprocess(engine, lock)
-        return await _open_wire(engine, lock)
+            store = await _open_inprocess(engine, lock)
+        else:
+            store = await _open_wire(engine, lock)
     except BaseException:
         lock.release()
         raise
+    try:
+        _index_ttl_entries(folder / "warden.sqlite")
+    except sqlite3.Error as error:
+        await store.close()
+        raise StoreUnavailable(f"store error: {type(error).__name__}") from error
+    return store
+
+
+def _index_ttl_entries(path: Path) -> None:
+    """Adds the index mongoeco 4.11 lacks: each insert into a collection with a TTL index
+    runs `DELETE FROM ttl_index_entries WHERE collection_id = ? AND storage_key = ?`, and
+    the table's keys lead with (collection_id, index_name), so SQLite scanned every TTL entry
+    of the collection: 12 ms of a 15 ms two-message insert at 40,000 stored messages. With
+    this index the insert stays flat (bench/bench_history.py). SQLite's planner picks it up
+    by itself; mongoeco never reads or drops it. Runs after the engine made its schema."""
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as conn:
+        conn.execute(
+            "CREATE INDEX IF NOT EXISTS warden_ttl_entries_by_key "
+            "ON ttl_index_entries (collection_id, storage_key)"
+        )
+        conn.commit()
 
 
 async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
