@@ -18,7 +18,9 @@ async def test_history_pages_back_to_the_first_message(kit: Kit) -> None:
 
     pages, cursor = [], None
     while True:
-        params: dict[str, str | int] = {"limit": 4} | ({"cursor": cursor} if cursor else {})
+        params: dict[str, str | int] = {"limit": 4}
+        if cursor:
+            params["cursor"] = cursor
         body = (await kit.client.get("/v1/chat/history", headers=headers, params=params)).json()
         pages.append([m["turn_id"] + ":" + m["role"] for m in body["messages"]])
         cursor = body["next_cursor"]
