@@ -26,7 +26,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pipelines.answer_gate import GateInput, check_answer, clear_caches  # noqa: E402
+from pipelines.answer_text import sentences  # noqa: E402
 from pipelines.runner import ChatOutcome  # noqa: E402
+from prompts import PromptBook  # noqa: E402
 from service.bootstrap import build_container, open_knowledge  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from tests.integration.llm_server import MODEL_NAME, free_port, model_path  # noqa: E402
@@ -119,13 +122,45 @@ async def run(n: int, retries: int) -> dict[str, Any]:
     return {**rates(outcomes), "retries": retries, "wall_s": round(time.perf_counter() - started)}
 
 
+def gate_cost(rounds: int = 20) -> dict[str, float]:
+    """The gate alone on sample-KB passages (three 1,800-character sections per answer, as
+    retrieval hands them over) and answers built from them: cited copies, one made-up
+    sentence, uncited. Cold: the passages' words computed afresh (a new chat); warm: a retry."""
+    docs = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "sample_kb").glob("*.[mt]*"))]
+    system = PromptBook.load().answer_system.render(user_name="<PERSON_1>")
+    cold: list[float] = []
+    warm: list[float] = []
+    for i in range(rounds):
+        passages = [docs[(i + k) % len(docs)][:1800] for k in range(3)]
+        said = sentences(passages[0])[2:5]
+        for answer in (
+            " ".join(f"{s} [1]" for s in said),
+            f"{said[0]} [1] The court pays a fixed fee to every applicant at once [2].",
+            " ".join(said),
+        ):
+            given = GateInput(answer, passages, "What can I do?", (system,), system)
+            clear_caches()
+            for times in (cold, warm):
+                started = time.perf_counter()
+                check_answer(given)
+                times.append((time.perf_counter() - started) * 1000)
+    return {
+        "gate_ms_cold_median": round(statistics.median(cold), 3),
+        "gate_ms_cold_max": round(max(cold), 3),
+        "gate_ms_warm_median": round(statistics.median(warm), 3),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--retries", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--cost-only", action="store_true", help="time the gate alone")
     args = parser.parse_args()
-    report = asyncio.run(run(args.n, args.retries))
+    report = (
+        gate_cost() if args.cost_only else {**asyncio.run(run(args.n, args.retries)), **gate_cost()}
+    )
     if args.json:
         print(json.dumps(report))
         return

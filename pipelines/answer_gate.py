@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pipelines import answer_text as text
 
@@ -99,14 +100,29 @@ def _shape(given: GateInput, answer: str) -> GateVerdict:
     return PASS
 
 
-def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+def _ngrams(text: str, n: int) -> frozenset[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return frozenset(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+@lru_cache(maxsize=8)  # one system prompt per user name format: computed once
+def _prompt_ngrams(system_prompt: str) -> frozenset[tuple[str, ...]]:
+    return _ngrams(system_prompt, ECHO_WORDS)
+
+
+@lru_cache(maxsize=64)  # a passage is checked again on a retry and in the next chat
+def _passage_words(passage: str) -> frozenset[str]:
+    return frozenset(text.content_words(passage))
+
+
+def clear_caches() -> None:
+    """Forget the passages and prompts seen (to time the gate cold)."""
+    _prompt_ngrams.cache_clear()
+    _passage_words.cache_clear()
 
 
 def _echo(given: GateInput, answer: str) -> GateVerdict:
-    prompt = re.findall(r"[a-z0-9]+", given.system_prompt.lower())
-    said = re.findall(r"[a-z0-9]+", answer.lower())
-    if prompt and _ngrams(prompt, ECHO_WORDS) & _ngrams(said, ECHO_WORDS):
+    if _prompt_ngrams(given.system_prompt) & _ngrams(answer, ECHO_WORDS):
         feedback = "Your answer repeated your instructions. Answer only the question."
         return GateVerdict(PROMPT_ECHO, feedback)
     return PASS
@@ -147,12 +163,15 @@ def _placeholders(given: GateInput, answer: str) -> GateVerdict:
 
 
 def _personal(given: GateInput, answer: str) -> GateVerdict:
+    found = list(text.personal_values(answer))
+    if not found:
+        return PASS
     allowed = {
         text.normalised(value)
         for source in (given.question, *given.sent, *given.passages)
         for _, value in text.personal_values(source)
     }
-    for entity, value in text.personal_values(answer):
+    for entity, value in found:
         if text.normalised(value) not in allowed:
             kind = entity.lower().replace("_", " ")
             feedback = (
@@ -168,9 +187,7 @@ def support(sentence: str, passages: Sequence[str], question: str = "") -> float
     words = text.content_words(sentence)
     if not words:
         return 1.0
-    known = text.content_words(question)
-    for passage in passages:
-        known |= text.content_words(passage)
+    known = text.content_words(question).union(*(_passage_words(p) for p in passages))
     return len(words & known) / len(words)
 
 
