@@ -15,11 +15,17 @@ doing recent_history(limit=6) + save_turn (2 messages); p50 / p95 in ms, one run
 Reads cost about the same both ways; writes through the wire server grow with the collection
 (its insert path checks the new document against every stored one: 13x slower at 1,000
 messages, 40x at 4,000), while the in-process client's unordered insert_many stays flat.
-Both modes share one trait of mongoeco 4.11's SQLite engine: after any write its planner
-re-scans the collection, so a query costs O(collection size) (~10 ms per 1,000 messages
-here). The 30-day TTL bounds that; past tens of thousands of messages use MongoDB
-(`open_server_store`). The wire mode stays available (same file, same adapter) and is what
-the contract suite drives PyMongo through.
+Both modes share mongoeco 4.11's SQLite engine, where a query costs O(collection size): its
+SQL matches fields through json_extract, which no index it creates covers, and after any
+write its planner re-scans the collection (~10 ms per 1,000 messages here). So the history
+window (and any history read within a user's newest 20 messages) reads a per-user head by
+`_id` (mongo_recent), and `_index_ttl_entries` below removes the O(collection) part of each
+insert; with both, per-message store work stays flat to 20,000 turns (bench_history.py).
+Still O(collection) here: history pages reaching past the newest 20 (GET
+/v1/chat/history's default limit is 100), `user_documents`, `expired_documents` (at 5,000
+uploads 186 / 155 ms). Past that, use MongoDB (`open_server_store`). The wire mode
+stays available (same file, same adapter) and is what the contract suite drives PyMongo
+through.
 """
 
 from __future__ import annotations
