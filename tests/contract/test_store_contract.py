@@ -306,3 +306,26 @@ async def test_history_read_plan_uses_the_user_time_index(store: Store) -> None:
     await store.save_turn(make_turn("u-1", "t-1", utc_now()))
     plan = await store.explain_history("u-1", utc_now() - timedelta(days=30))
     assert _plan_names_index(plan, HISTORY_INDEX), plan
+
+
+async def test_a_folder_written_before_heads_gets_them_on_open(tmp_path: Path) -> None:
+    start = utc_now() - timedelta(hours=1)
+    turns = [make_turn("u-1", f"t-{i}", start + timedelta(minutes=i)) for i in range(15)]
+    store = await open_embedded_store(tmp_path, "inprocess")
+    for records in turns:
+        await store.save_turn(records)
+    db = store._db  # as an older Warden left the folder: no heads, no marker
+    await db.chat_recent.drop()
+    await db.warden_meta.drop()
+    await store.close()
+
+    reopened = await open_embedded_store(tmp_path, "wire")
+    try:
+        since = start - timedelta(days=1)
+        assert (
+            await reopened.recent_history("u-1", since=since, limit=6)
+            == [m for t in turns for m in t][-6:]
+        )
+        assert await reopened._db.chat_recent.count_documents({}) == 1
+    finally:
+        await reopened.close()
