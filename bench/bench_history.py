@@ -5,7 +5,7 @@
 
 Two embedded data folders in one process: FIRST starts empty, LAST is filled in bulk with
 `turns - block` turns of the writer (save_turn of 1,000 turns at a time: through the store,
-not the pipeline). Then, in alternating chunks of 50 (ABBA, so a busy neighbour on a shared
+not the pipeline). Then, in alternating chunks of 10 (ABBA, so a busy neighbour on a shared
 machine hits both sides alike), the writer sends `block` messages in each folder (turns
 1..block in FIRST, the last `block` of `turns` in LAST) and a new user sends `block` messages
 in each. A message is the store work of a chat message: the history window
@@ -29,7 +29,7 @@ from service.adapters.store.mongo_open import open_embedded_store
 from service.adapters.store.mongo_store import MongoStore
 
 WINDOW = 6
-CHUNK = 50
+CHUNK = 10
 
 
 def _turn(user: str, n: int, at: datetime) -> list[ChatRecord]:
