@@ -7,6 +7,7 @@ would fail with a 4xx and the answer would be `degraded`)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,17 @@ def test_below_the_threshold_the_model_is_never_called(
     assert 40 <= result["confidence"] < 100  # the gate, not emptiness
 
 
-def test_above_the_threshold_the_model_is_called_once(
+def test_above_the_threshold_the_model_is_called(
     small_kb: Path, llm_server: LlmServer, tmp_path: Path
 ) -> None:
     result = _ask(copy_data(small_kb, tmp_path), llm_server)
     assert result["confidence"] >= 40  # the default threshold
-    assert (result["route"], result["mode"]) == ("question", "generated")
-    assert result["calls"]["llm"] == 1
+    # The model is called; the answer gate may send its answer back once
+    # (WARDEN_ANSWER_RETRIES=1) and, when the tiny model still cites badly, fall back to the
+    # extractive answer from the same passages, labelled degraded.
+    assert result["route"] == "question"
+    assert 1 <= result["calls"]["llm"] <= 2
+    assert result["mode"] in {"generated", "degraded"}
+    if result["mode"] == "degraded":
+        assert result["calls"]["llm"] == 2 and re.search(r"\[\d\]", result["response"])
     assert result["response"]
