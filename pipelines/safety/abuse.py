@@ -32,7 +32,7 @@ from pipelines.safety.verdict import CLEAR, Verdict
 def detect_abuse(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     verdict = _detect(text, rules, prepared)
     verdict = spare_quoted_mention(verdict, text, rules, _detect, "abuse")
-    return spare_reported_speech(verdict, text, rules, _detect)
+    return spare_reported_speech(verdict, text, rules, _detect, prepared)
 
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:

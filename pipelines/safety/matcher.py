@@ -3,7 +3,7 @@
 Word patterns see the word form (single spaces between words) and always match whole words.
 One regex of every possible first word finds where any pattern can start, and only the
 patterns starting with that word are tried there (see first_words): the cost grows with the
-message, not with the number of patterns times its length. Flat patterns run as one regex.
+message, not with the number of patterns times its length. Flat patterns are searched one by one.
 """
 
 from __future__ import annotations
@@ -43,13 +43,12 @@ class RuleMatcher:
     def __init__(self, named: list[tuple[str, str]], *, words: bool, flags: int = 0) -> None:
         self.names = [name for name, _ in named]
         self.words = words
-        if not words:
-            body = "|".join(f"(?P<r{i}>{regex})" for i, (_, regex) in enumerate(named)) or NEVER
-            self.regex = _compiled("indirect", body, flags)
+        if not words:  # each searched on its own: faster than one alternation of them all
+            self.flat = [_compiled(name, regex, flags) for name, regex in named]
             return
         self.patterns = [_compiled(name, rf"(?:{regex})(?!\S)", flags) for name, regex in named]
         self.by_word: dict[str, list[int]] = {}
-        self.by_prefix: list[tuple[str, int]] = []
+        self.by_prefix: dict[str, list[int]] = {}  # a word starting with the key may match
         self.anywhere: list[int] = []  # first word unknown: searched at every word
         for index, (_, regex) in enumerate(named):
             starts = first_words(regex)
@@ -58,22 +57,31 @@ class RuleMatcher:
                 continue
             for word in starts.exact:
                 self.by_word.setdefault(word, []).append(index)
-            self.by_prefix += [(prefix, index) for prefix in starts.prefixes]
+            for prefix in starts.prefixes:
+                self.by_prefix.setdefault(prefix, []).append(index)
+        self.longest_prefix = max(map(len, self.by_prefix), default=0)
         exact = trie_regex(self.by_word)
-        prefixes = trie_regex(p for p, _ in self.by_prefix)
+        prefixes = trie_regex(self.by_prefix)
         self.starts = re.compile(rf"(?<!\S)(?:{exact}(?!\S)|{prefixes}\S*)")
         self.searched = {i: re.compile(rf"(?<!\S)(?:{named[i][1]})(?!\S)") for i in self.anywhere}
 
     def all(self, text: str) -> list[str]:
         if not self.words:
-            found = (m.lastgroup for m in self.regex.finditer(text))
-            return [self.names[int(g[1:])] for g in found if g]
+            return [
+                name
+                for name, regex in zip(self.names, self.flat, strict=True)
+                if regex.search(text)
+            ]
         hits = {i for i, pattern in self.searched.items() if pattern.search(text)}
         for start in self.starts.finditer(text):
             word, position = start.group(), start.start()
             candidates = self.by_word.get(word, [])
-            if self.by_prefix:
-                candidates = candidates + [i for p, i in self.by_prefix if word.startswith(p)]
+            if self.by_prefix:  # every prefix of the word that some pattern starts with
+                candidates = candidates + [
+                    i
+                    for n in range(1, min(len(word), self.longest_prefix) + 1)
+                    for i in self.by_prefix.get(word[:n], ())
+                ]
             for index in candidates:
                 if index not in hits and self.patterns[index].match(text, position):
                     hits.add(index)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from pipelines.safety.mentions import NEVER_SPARED, Detector, outside_quotes
+from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import Verdict
 
@@ -30,14 +31,22 @@ _URL = re.compile(r"(?:https?://|www\.)\S+")  # "watch?v=" asks nothing
 
 
 def spare_reported_speech(
-    verdict: Verdict, text: str, rules: SafetyRules, detect: Detector
+    verdict: Verdict,
+    text: str,
+    rules: SafetyRules,
+    detect: Detector,
+    prepared: Prepared | None = None,
 ) -> Verdict:
+    """`prepared`: the text's prepared form, when the caller has it."""
     if not verdict.flagged or any(k in r for r in verdict.reasons for k in NEVER_SPARED):
         return verdict
     quoted = outside_quotes(text)
     outside = text if quoted is None else quoted
-    words = rules.compiled.prepare(outside).words
+    whole = prepared if quoted is None and prepared is not None else None
+    words = (whole or rules.compiled.prepare(outside)).words
     packs = rules.compiled.reporting
+    if not any(p.cue.search(p.fold(words)) for p in packs):  # no report at all: the common case
+        return verdict
     asks = "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
     rest, language = [], None
     for sentence in _SENTENCES.split(outside):

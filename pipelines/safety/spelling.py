@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 _TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
+_UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]")  # back-references, inline flags
 # literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name
 _LITERAL = re.compile(r"(?<![\\\w])[^\W\d_]+")
 
@@ -26,9 +28,23 @@ class Fold:
     steps: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def __call__(self, text: str) -> str:
+        if self._any is not None and not self._any.search(text):
+            return text  # no step matches the text, so no step changes it
         for pattern, replacement in self.steps:
             text = pattern.sub(replacement, text)
         return text
+
+    @cached_property
+    def _any(self) -> re.Pattern[str] | None:
+        """One regex that finds whatever any step would (None when the steps cannot be joined:
+        back-references or inline flags)."""
+        sources = [pattern.pattern for pattern, _ in self.steps]
+        if not sources or any(_UNJOINABLE.search(source) for source in sources):
+            return None
+        try:
+            return re.compile("|".join(f"(?:{source})" for source in sources))
+        except re.error:
+            return None
 
     @property
     def key(self) -> tuple[tuple[str, str], ...]:
