@@ -147,12 +147,7 @@ class MeteredStore(Store):
         await self._inner.save_turn(records)
 
     async def recent_history(
-        self,
-        user_id: str,
-        *,
-        since: datetime,
-        limit: int,
-        before: HistoryCursor | None = None,
+        self, user_id: str, *, since: datetime, limit: int, before: HistoryCursor | None = None
     ) -> list[ChatRecord]:
         record("store")
         return await self._inner.recent_history(user_id, since=since, limit=limit, before=before)

@@ -79,12 +79,7 @@ class ChatStore(Protocol):
         ...
 
     async def recent_history(
-        self,
-        user_id: str,
-        *,
-        since: datetime,
-        limit: int,
-        before: HistoryCursor | None = None,
+        self, user_id: str, *, since: datetime, limit: int, before: HistoryCursor | None = None
     ) -> list[ChatRecord]:
         """The user's newest `limit` messages since `since` (and older than `before`, when
         given: the next page back), oldest first."""

@@ -80,12 +80,7 @@ class FakeStore:
             self.chats.setdefault(key, replace(record, created_at=_utc_ms(record.created_at)))
 
     async def recent_history(
-        self,
-        user_id: str,
-        *,
-        since: datetime,
-        limit: int,
-        before: HistoryCursor | None = None,
+        self, user_id: str, *, since: datetime, limit: int, before: HistoryCursor | None = None
     ) -> list[ChatRecord]:
         self._check_read()
         if limit <= 0:

@@ -85,12 +85,7 @@ class OutboxChatStore:
             return stored
 
     async def recent_history(
-        self,
-        user_id: str,
-        *,
-        since: datetime,
-        limit: int,
-        before: HistoryCursor | None = None,
+        self, user_id: str, *, since: datetime, limit: int, before: HistoryCursor | None = None
     ) -> list[ChatRecord]:
         async with self._lock:
             queued = [

@@ -107,12 +107,7 @@ class MongoStore:
                 await self._heads.add(stored)
 
     async def recent_history(
-        self,
-        user_id: str,
-        *,
-        since: datetime,
-        limit: int,
-        before: HistoryCursor | None = None,
+        self, user_id: str, *, since: datetime, limit: int, before: HistoryCursor | None = None
     ) -> list[ChatRecord]:
         if limit <= 0:
             return []
