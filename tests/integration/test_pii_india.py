@@ -9,11 +9,15 @@ from pipelines.masking import mask_request, spans_to_mask
 from service.adapters.pii.presidio_detector import PresidioPiiDetector
 
 
-@pytest.fixture(scope="module")
-def detector() -> PresidioPiiDetector:
+def warmed_detector() -> PresidioPiiDetector:
     real = PresidioPiiDetector()
     real.warm()
     return real
+
+
+@pytest.fixture(scope="module")
+def detector() -> PresidioPiiDetector:
+    return warmed_detector()
 
 
 def masked_values(detector: PresidioPiiDetector, text: str) -> list[tuple[str, str]]:

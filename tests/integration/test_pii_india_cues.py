@@ -7,17 +7,12 @@ from __future__ import annotations
 import pytest
 
 from service.adapters.pii.presidio_detector import PresidioPiiDetector
+from tests.integration.test_pii_india import masked_values, warmed_detector
 
 
 @pytest.fixture(scope="module")
 def detector() -> PresidioPiiDetector:
-    real = PresidioPiiDetector()
-    real.warm()
-    return real
-
-
-def masked_values(detector: PresidioPiiDetector, text: str) -> list[tuple[str, str]]:
-    return [(text[s.start : s.end], s.entity_type) for s in detector.detect_sync(text)]
+    return warmed_detector()
 
 
 # A lone PIN after a cue may also be read as a (one-piece) address; either masks it.

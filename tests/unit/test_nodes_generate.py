@@ -10,6 +10,7 @@ from pipelines.extractive import CANDIDATES, EXTRACTIVE_LABEL
 from pipelines.metering import metering
 from pipelines.nodes.generate import generate
 from pipelines.ports import Message
+from pipelines.safety.confidence import GateCalibration
 from pipelines.state import Answer, PipelineState, Retrieval
 from tests.fakes.chat_model import FakeChatModel
 from tests.fakes.embedder import FakeEmbedder
@@ -181,3 +182,19 @@ async def test_the_extractive_shortlist_takes_the_searched_text_from_the_record(
     assert answer.mode == "extractive"
     [batch] = embedder.batches
     assert len(batch) == CANDIDATES and keys not in batch
+
+
+async def test_a_calibrated_gate_decides_instead_of_the_threshold() -> None:
+    """With a calibration installed, its cut decides whether a model is called (SPEC 6.5)."""
+    kit = await seeded_kit()
+    state = await retrieved_state(kit, DEPOSIT_Q)
+    assert state["retrieval"].confidence >= kit.config.confidence_threshold  # 40 would answer
+    refuse = GateCalibration(weights={"dense_top": 1.0}, bias=-50.0, cut=0.5)
+    kit.with_config(calibration=refuse)
+    answer, calls = await run(kit, state)
+    assert answer.mode == "abstained" and answer.response == ABSTAIN
+    assert calls["llm"] == 0 and kit.chat_model is not None and kit.chat_model.calls == []
+
+    kit.with_config(confidence_threshold=100.0, calibration=replace(refuse, bias=50.0))
+    answer, calls = await run(kit, state)
+    assert answer.mode == "generated" and calls["llm"] == 1  # the cut, not the threshold

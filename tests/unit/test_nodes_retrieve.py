@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from pipelines.metering import metering
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE, retrieve
-from pipelines.ports import Message, PiiSpan
+from pipelines.ports import DualSearchResult, Message, PiiSpan
+from pipelines.ports.sparse import SparseVector, encode_query, term_id, tokens
 from pipelines.safety.placeholders import PlaceholderVault
 from pipelines.state import Retrieval
+from tests.fakes.vector_index import FakeVectorIndex
 from tests.unit._pipeline_kit import (
     CORE_DOCS,
     NOW,
@@ -190,3 +194,28 @@ async def test_nothing_found_means_no_matched_children() -> None:
     kit.index = DownIndex()  # type: ignore[assignment]
     update = await retrieve(question_state(DEPOSIT_Q), runtime(kit.deps()))
     assert update["retrieval"].matched_children == ()
+
+
+class SparseRecorder(FakeVectorIndex):
+    """Keeps the sparse query of every search (term ids: a string search cannot see them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sparse_seen: list[SparseVector | None] = []
+
+    async def dual_search(self, vector: Sequence[float], **kwargs: Any) -> DualSearchResult:
+        self.sparse_seen.append(kwargs.get("sparse"))
+        return await super().dual_search(vector, **kwargs)
+
+
+async def test_the_sparse_query_holds_only_terms_of_the_masked_text() -> None:
+    """The hashed terms sent to the index come from the masked, expanded question (SPEC 6.3)."""
+    index = SparseRecorder()
+    kit = await seeded_kit(index=index)
+    query = f"How do I file an FIR? Write to {EMAIL}, I am Asha Rao"
+    found = (await retrieve(question_state(query), runtime(kit.deps())))["retrieval"]
+    searched = found.search_text + found.expansion
+    [sent] = index.sparse_seen
+    assert sent == encode_query(searched)
+    raw = {term_id(t) for t in tokens(f"{EMAIL} Asha Rao")} - {term_id(t) for t in tokens(searched)}
+    assert raw and raw.isdisjoint(sent.indices if sent else ())
