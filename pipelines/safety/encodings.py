@@ -17,6 +17,7 @@ import base64
 import binascii
 import re
 import urllib.parse
+from collections.abc import Callable
 from functools import lru_cache
 
 _BASE64 = r"(?<![\w+/=-])[A-Za-z0-9+/_-]{%d,}={0,2}(?![\w+/=-])"
@@ -57,18 +58,38 @@ def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[
 def unscrambled(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple[str, str]]:
     """(transform, text) for each of rot13, reversed and joined that reveals a new cue word."""
     text = text[:max_chars]
-    if not cues or not _LATIN_WORD.search(text.lower()):
+    if not cues or not _LATIN_WORD.search(lowered := text.lower()):
         return []
-    own = set(_LATIN_WORD.findall(text.lower()))
-    forms = [("rot13", text.translate(_ROT13)), ("reversed", text[::-1])]
-    if _INNER_SEPARATOR.search(text):
-        forms.append(("joined", _INNER_SEPARATOR.sub("", text)))
+    own = set(_LATIN_WORD.findall(lowered))
     found = []
-    for transform, form in forms:
-        words = set(_LATIN_WORD.findall(form.lower())) - own
-        if not words.isdisjoint(cues):
-            found.append((transform, form))
+    # rot13 and reversal map each word of the text to a word of the form: look the text's own
+    # words up among the cues' rot13 and reversed spellings before building either form
+    for transform, change, changed_cues in _word_maps(cues):
+        if any(word in changed_cues and change(word) not in own for word in own):
+            found.append((transform, change(text)))
+    if _INNER_SEPARATOR.search(text):
+        joined = _INNER_SEPARATOR.sub("", text)
+        if not (set(_LATIN_WORD.findall(joined.lower())) - own).isdisjoint(cues):
+            found.append(("joined", joined))
     return found
+
+
+def _rot13(text: str) -> str:
+    return text.translate(_ROT13)
+
+
+def _reversed(text: str) -> str:
+    return text[::-1]
+
+
+@lru_cache(maxsize=4)
+def _word_maps(
+    cues: frozenset[str],
+) -> tuple[tuple[str, Callable[[str], str], frozenset[str]], ...]:
+    return tuple(
+        (name, change, frozenset(map(change, cues)))
+        for name, change in (("rot13", _rot13), ("reversed", _reversed))
+    )
 
 
 @lru_cache(maxsize=16)

@@ -3,38 +3,19 @@
 Word patterns see the word form (single spaces between words) and always match whole words.
 One regex of every possible first word finds where any pattern can start, and only the
 patterns starting with that word are tried there (see first_words): the cost grows with the
-message, not with the number of patterns times its length. Flat patterns are searched one by one.
+message, not with the number of patterns times its length. Flat patterns are searched one by one,
+each only in text that holds a literal its every match contains (flat_patterns).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from pipelines.safety.first_words import first_words
+from pipelines.safety.flat_patterns import FlatPatterns
+from pipelines.safety.trie import NEVER, trie_regex
 
-NEVER = "(?!)"
-type Trie = dict[str, Trie]
-
-
-def trie_regex(words: Iterable[str]) -> str:
-    """Literal words as one regex shaped like a letter trie ("i(?:diot(?:ic)?|mbecile)"): a word
-    that cannot match fails at its first letters instead of against every entry."""
-    trie: Trie = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-    return f"(?:{_render(trie)})" if trie else NEVER
-
-
-def _render(node: Trie) -> str:
-    branches = [re.escape(char) + _render(child) for char, child in sorted(node.items()) if char]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{body})?" if "" in node else body
+__all__ = ["NEVER", "RuleMatcher", "trie_regex"]
 
 
 class RuleMatcher:
@@ -44,7 +25,7 @@ class RuleMatcher:
         self.names = [name for name, _ in named]
         self.words = words
         if not words:  # each searched on its own: faster than one alternation of them all
-            self.flat = [_compiled(name, regex, flags) for name, regex in named]
+            self.flat = FlatPatterns([_compiled(name, regex, flags) for name, regex in named])
             return
         self.patterns = [_compiled(name, rf"(?:{regex})(?!\S)", flags) for name, regex in named]
         self.by_word: dict[str, list[int]] = {}
@@ -67,11 +48,7 @@ class RuleMatcher:
 
     def all(self, text: str) -> list[str]:
         if not self.words:
-            return [
-                name
-                for name, regex in zip(self.names, self.flat, strict=True)
-                if regex.search(text)
-            ]
+            return [self.names[index] for index in self.flat.matching(text)]
         hits = {i for i, pattern in self.searched.items() if pattern.search(text)}
         for start in self.starts.finditer(text):
             word, position = start.group(), start.start()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import codecs
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipelines.safety.classify import classify_message
 from pipelines.safety.encodings import unscrambled
@@ -65,3 +68,38 @@ def test_scrambled_attack_is_rejected(text: str) -> None:
 )
 def test_ordinary_text_with_separators_stays_a_question(text: str) -> None:
     assert classify_message(text, shipped_rules()).query_type == "question"
+
+
+def _unscrambled_by_building_every_form(
+    text: str, cues: frozenset[str], max_chars: int
+) -> list[tuple[str, str]]:
+    """The plain reading: build each form and compare its words with the text's own."""
+    text = text[:max_chars]
+    words = re.compile(r"[a-z]+")
+    if not cues or not words.search(text.lower()):
+        return []
+    own = set(words.findall(text.lower()))
+    forms = [("rot13", codecs.encode(text, "rot13")), ("reversed", text[::-1])]
+    joined = re.sub(r"(?<=[a-zA-Z])[-_.·*/|~+](?=[a-zA-Z])", "", text)
+    if joined != text:
+        forms.append(("joined", joined))
+    return [
+        (name, form)
+        for name, form in forms
+        if not (set(words.findall(form.lower())) - own).isdisjoint(cues)
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["ignore", "vtaber", "erongi", "previous", "ig-nore", "the", "rules", "a"])
+        | st.text(alphabet="abcnortvxyz -_.!?Ig", max_size=12),
+        max_size=8,
+    ).map(" ".join)
+)
+def test_unscrambled_reads_what_building_every_form_reads(text: str) -> None:
+    cues = shipped_rules().compiled.decode_cues
+    assert unscrambled(text, cues, max_chars=80) == _unscrambled_by_building_every_form(
+        text, cues, 80
+    )

@@ -1,0 +1,138 @@
+"""The gates that let a flat pattern be skipped never skip a match.
+
+required_literals is checked on a table of patterns, then for soundness: every string
+hypothesis generates from a pattern holds one of its literals (and a non-ASCII character
+where the gate says so). FlatPatterns must find exactly what searching every pattern finds,
+on the shipped patterns and on every message and document text in the repository's data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipelines.safety.flat_patterns import FlatPatterns
+from pipelines.safety.required_literals import Gate, required_literals
+from tests.unit._safety_rules import shipped_rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES = [
+    # pattern, literals, needs non-ASCII
+    ("abc", {"abc"}, False),
+    (r"\bignore\s+previous", {"previous"}, False),
+    ("(?:user|human):", {"user", "human"}, False),
+    ("a(?:b|c)d", {"a"}, False),  # the shared first letter moves out, then each is one letter
+    ("x?yz", {"yz"}, False),
+    ("(?:ab)+cd", {"ab"}, False),
+    ("(?:ab)*c", {"c"}, False),
+    ("[:=]", {":", "="}, False),
+    ("[a-z]+", None, False),  # a wide class: nothing known
+    ("foo|\\w+", None, False),  # one alternative without literals: nothing known
+    ("(?i)ignore", None, False),  # ignores case: never gated
+    ("(?i:ignore) rules", None, False),  # a group that ignores case anywhere: never gated
+    ("अब\\s+तुम", {"तुम"}, True),
+    ("忽略|无视", {"忽略", "无视"}, True),
+    ("ai|एआई", {"ai", "एआई"}, False),
+    ("(?:a|b|c|d|e|f|g|h)x", {"x"}, False),
+    (
+        "|".join(f"{chr(97 + i)}{i}y" for i in range(10)),
+        None,
+        False,
+    ),  # more alternatives than are worth it
+    ("(?<=x)yz", {"yz"}, False),
+    (r"(a)\1", {"a"}, False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "literals", "non_ascii"), CASES)
+def test_required_literals(pattern: str, literals: set[str] | None, non_ascii: bool) -> None:
+    gate = required_literals(pattern)
+    assert gate.literals == (None if literals is None else frozenset(literals))
+    assert gate.non_ascii is non_ascii
+
+
+def test_a_flag_passed_in_turns_gating_off() -> None:
+    assert required_literals("ignore", re.IGNORECASE) == Gate()
+
+
+@lru_cache(maxsize=1)
+def shipped_flat() -> list[re.Pattern[str]]:
+    compiled = shipped_rules().compiled
+    return compiled.indirect.flat.patterns + compiled.document.flat.patterns
+
+
+def _sound(pattern: str, flags: int, text: str) -> None:
+    if not re.search(pattern, text, flags):
+        return  # from_regex may generate around lookarounds it cannot honour
+    gate = required_literals(pattern, flags)
+    assert gate.admits(text), (pattern, text, gate)
+
+
+@pytest.mark.parametrize("pattern", [case[0] for case in CASES])
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_generated_match_is_admitted(pattern: str, data: st.DataObject) -> None:
+    _sound(pattern, 0, data.draw(st.from_regex(pattern)))
+
+
+@pytest.mark.parametrize("index", range(39))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_match_of_a_shipped_pattern_is_admitted(index: int, data: st.DataObject) -> None:
+    patterns = shipped_flat()
+    if index >= len(patterns):
+        return
+    pattern = patterns[index]
+    text = data.draw(st.from_regex(re.compile(pattern.pattern, pattern.flags)))
+    _sound(pattern.pattern, pattern.flags, text)
+
+
+def test_the_shipped_patterns_are_all_checked() -> None:
+    assert len(shipped_flat()) <= 39  # raise the range above when more are shipped
+
+
+def _texts() -> list[str]:
+    subset = json.loads((ROOT / "bench/datasets/small_subset.json").read_text(encoding="utf-8"))
+    texts = [item["text"] for item in subset["items"]]
+    for path in sorted((ROOT / "bench/datasets/own").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                texts += [v for v in json.loads(line).values() if isinstance(v, str)]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "sample_kb").rglob("*.md"))]
+    return texts
+
+
+def test_gated_search_finds_what_searching_everything_finds() -> None:
+    rules = shipped_rules()
+    texts = _texts()
+    assert len(texts) > 1000
+    forms = [form for text in texts for form in (text, rules.compiled.prepare(text).flat)]
+    hits = 0
+    for matcher in (rules.compiled.indirect.flat, rules.compiled.document.flat):
+        for form in forms:
+            expected = [i for i, p in enumerate(matcher.patterns) if p.search(form)]
+            assert matcher.matching(form) == expected, form[:200]
+            hits += bool(expected)
+    assert hits > 50  # the data holds matches, so the comparison means something
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ab ai", [0, 1]),  # "ai" and "air" share a start: both are found
+        ("xairx", [0, 1]),
+        ("nothing", []),
+        ("अब तुम", [2]),
+        ("ab", []),
+    ],
+)
+def test_overlapping_literals_are_all_found(text: str, expected: list[int]) -> None:
+    patterns = FlatPatterns([re.compile(p) for p in ("ai", "air?", "अब", "[0-9]+x")])
+    assert patterns.matching(text) == expected
