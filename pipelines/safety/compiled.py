@@ -63,7 +63,9 @@ class CompiledRules:
         """The abuse rules (or the bare-only ones) that match one clause, in every language."""
         hits = (self.abuse_bare if bare else self.abuse).all(clause)
         for group in self.abuse_folded:
-            hits += (group.abuse_bare if bare else group.abuse).all(group.fold(clause))
+            matcher = group.abuse_bare if bare else group.abuse
+            if not (matcher.skips_ascii and clause.isascii()):  # the fold keeps ASCII ASCII
+                hits += matcher.all(group.fold(clause))
         return hits
 
 

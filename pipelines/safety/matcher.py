@@ -3,7 +3,8 @@
 Word patterns see the word form (single spaces between words) and always match whole words.
 One regex of every possible first word finds where any pattern can start, and only the
 patterns starting with that word are tried there (see first_words): the cost grows with the
-message, not with the number of patterns times its length. Flat patterns are searched one by one,
+message, not with the number of patterns times its length. Word patterns that all need a
+non-ASCII character are not tried on ASCII text. Flat patterns are searched one by one,
 each only in text that holds a literal its every match contains (flat_patterns).
 """
 
@@ -13,6 +14,7 @@ import re
 
 from pipelines.safety.first_words import first_words
 from pipelines.safety.flat_patterns import FlatPatterns
+from pipelines.safety.required_literals import required_literals
 from pipelines.safety.trie import NEVER, trie_regex
 
 __all__ = ["NEVER", "RuleMatcher", "trie_regex"]
@@ -28,6 +30,10 @@ class RuleMatcher:
             self.flat = FlatPatterns([_compiled(name, regex, flags) for name, regex in named])
             return
         self.patterns = [_compiled(name, rf"(?:{regex})(?!\S)", flags) for name, regex in named]
+        # a pack in another script (Devanagari) has nothing to find in ASCII text
+        self.skips_ascii = bool(named) and all(
+            required_literals(regex, flags).non_ascii for _, regex in named
+        )
         self.by_word: dict[str, list[int]] = {}
         self.by_prefix: dict[str, list[int]] = {}  # a word starting with the key may match
         self.anywhere: list[int] = []  # first word unknown: searched at every word
@@ -49,6 +55,8 @@ class RuleMatcher:
     def all(self, text: str) -> list[str]:
         if not self.words:
             return [self.names[index] for index in self.flat.matching(text)]
+        if self.skips_ascii and text.isascii():
+            return []
         hits = {i for i, pattern in self.searched.items() if pattern.search(text)}
         for start in self.starts.finditer(text):
             word, position = start.group(), start.start()

@@ -8,6 +8,7 @@ on the shipped patterns and on every message and document text in the repository
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from functools import lru_cache
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipelines.safety.flat_patterns import FlatPatterns
+from pipelines.safety.matcher import RuleMatcher
 from pipelines.safety.required_literals import Gate, required_literals
 from tests.unit._safety_rules import shipped_rules
 
@@ -136,3 +138,31 @@ def test_gated_search_finds_what_searching_everything_finds() -> None:
 def test_overlapping_literals_are_all_found(text: str, expected: list[int]) -> None:
     patterns = FlatPatterns([re.compile(p) for p in ("ai", "air?", "अब", "[0-9]+x")])
     assert patterns.matching(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("patterns", "skips"),
+    [
+        (["अब तुम", "पागल"], True),
+        (["अब तुम", "pagal"], False),
+        (["अब|ab"], False),
+        ([], False),
+    ],
+)
+def test_a_word_pack_in_another_script_skips_ascii_text(patterns: list[str], skips: bool) -> None:
+    matcher = RuleMatcher([(f"r{i}", p) for i, p in enumerate(patterns)], words=True)
+    assert matcher.skips_ascii is skips
+
+
+def test_skipping_ascii_text_loses_no_word_match() -> None:
+    rules = shipped_rules()
+    compiled = rules.compiled
+    matchers = [compiled.abuse, compiled.abuse_bare, compiled.injection]
+    matchers += [m for g in compiled.abuse_folded for m in (g.abuse, g.abuse_bare)]
+    assert any(m.skips_ascii for m in matchers)
+    for text in _texts()[:3000]:
+        words = compiled.prepare(text).words
+        for matcher in matchers:
+            trying_all = copy.copy(matcher)
+            trying_all.skips_ascii = False
+            assert matcher.all(words) == trying_all.all(words), text[:200]
