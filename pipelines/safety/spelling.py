@@ -17,8 +17,10 @@ from functools import cached_property
 
 _TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
 _UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]")  # back-references, inline flags
-# literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name
-_LITERAL = re.compile(r"(?<![\\\w])[^\W\d_]+")
+# literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name;
+# an Indic script's vowel signs and virama are not \w but belong to the word ("तेरी")
+_INDIC = "\u0900-\u0dff"
+_LITERAL = re.compile(rf"(?<![\\\w{_INDIC}])(?:[^\W\d_]|[{_INDIC}])+")
 
 
 @dataclass(frozen=True)

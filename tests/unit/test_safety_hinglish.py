@@ -39,6 +39,31 @@ ABUSIVE = [
     ("हरामी", "abuse.hi.bare_insult"),
     ("तेरी माँ की", "abuse.hi.phrase"),
     ("तेरी मां की", "abuse.hi.phrase"),
+    # insults without an insult word: good for nothing, knows nothing, no sense, curses, threats
+    ("tu kisi kaam ka nahi hai", "abuse.hinglish.good_for_nothing"),
+    ("kisi kaam ke nahi ho tum", "abuse.hinglish.good_for_nothing"),
+    ("tujhe kuch nahi aata bot", "abuse.hinglish.knows_nothing"),
+    ("tere mein akal nahi hai kya", "abuse.hinglish.no_sense"),
+    ("akal ghaas charne gayi hai kya teri", "abuse.hinglish.no_sense"),
+    ("bhaad mein jao tum", "abuse.hinglish.phrase"),
+    ("doob maro", "abuse.hinglish.phrase"),
+    ("bakwas band kar apni", "abuse.hinglish.phrase"),
+    ("main tujhe dekh lunga", "abuse.hinglish.threat_you"),
+    ("tujhe jaan se maar dalunga", "abuse.hinglish.threat_you"),
+    ("tera khoon kar dunga", "abuse.hinglish.threat_you"),
+    ("abe o chutiye", "abuse.hinglish.insult_vocative"),
+    ("tu na ekdum ullu hai", "abuse.hinglish.insult_second_person"),
+    ("tum bot ho ya gadhe", "abuse.hinglish.insult_or"),
+    ("gadhe jaisa jawab", "abuse.hinglish.insult_like_answer"),
+    ("sala nalla bot", "abuse.hinglish.insult_assistant_noun"),
+    ("तू किसी काम का नहीं है", "abuse.hi.good_for_nothing"),
+    ("तुझे कुछ नहीं आता", "abuse.hi.knows_nothing"),
+    ("तुम्हारे पास दिमाग नहीं है", "abuse.hi.no_sense"),
+    ("तुझे जान से मार दूंगा", "abuse.hi.threat_you"),
+    ("मैं तुझे देख लूंगा", "abuse.hi.threat_you"),
+    ("भाड़ में जाओ", "abuse.hi.phrase"),
+    # a long vowel in a pattern's own words is folded like the message ("तेरी" and "तेरि")
+    ("तेरी दिमाग खराब है", "abuse.hi.insult_your_mind"),
 ]
 
 QUESTIONS = [
@@ -58,6 +83,16 @@ QUESTIONS = [
     "नमस्ते, एफआईआर कैसे दर्ज करें?",
     "Namaste ji, mujhe bail ke baare mein jaankari chahiye",
     "shukriya, aur ek sawal: RTI ki fees kitni hai?",
+    # victims reporting the same words, and look-alikes
+    "usne bola main tujhe dekh lunga, kya ye dhamki hai?",
+    "mere pati ne kaha tu kisi kaam ki nahi, kya karun",
+    "mera bhai kehta hai tu bekar hai, kya main ghar chhod sakti hoon",
+    "तुम्हारे पास दिमाग नहीं है यह मेरे पति रोज कहते हैं, क्या करूँ?",
+    "Aapko kuch nahi pata is case ke baare mein?",
+    "Main aapki shikayat kar dunga agar jawab nahi mila",
+    "Teri shikayat kar dunga bola mere landlord ne, kya wo aisa kar sakta hai?",
+    "Kya kisi ko pagal bolna crime hai?",
+    "Mera bhai kisi kaam ka nahi, kya use property se bedakhal kar sakte hain?",
 ]
 
 GREETINGS = [
