@@ -20,6 +20,8 @@ Detector = Callable[[str, SafetyRules, Prepared | None], Verdict]
 _QUOTED = re.compile(
     '"[^"\\n]{1,400}"|\u201c[^\u201d\\n]{1,400}\u201d|\u00ab[^\u00bb\\n]{1,400}\u00bb'
     "|\u201e[^\u201c\u201d\\n]{1,400}[\u201c\u201d]"
+    # single quotes only at word edges: "don't" and "workers' union" open nothing
+    "|(?<![\\w'])'[^'\\n]{1,400}'(?![\\w'])"
 )
 NEVER_SPARED = ("unicode_tags", "variation_selectors")
 

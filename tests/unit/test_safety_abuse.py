@@ -10,6 +10,10 @@ from tests.unit._safety_rules import shipped_rules
 
 # (message, the rule expected to fire)
 ABUSIVE = [
+    ("talking to you is like talking to a brick wall", "abuse.en.worse_than"),
+    ("my dog would give better answers than you", "abuse.en.worse_than"),
+    ("what a pathetic excuse for an assistant", "abuse.en.excuse_for"),
+    ("i will smash you and the people who built you", "abuse.en.threat_smash"),
     ("you idiot", "abuse.en.insult_vocative"),
     ("you're an idiot", "abuse.en.insult_second_person"),
     ("You are a complete fucking moron", "abuse.en.insult_second_person"),

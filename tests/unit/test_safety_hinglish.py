@@ -13,6 +13,21 @@ from tests.unit._safety_rules import shipped_rules
 
 # (message, the reason expected)
 ABUSIVE = [
+    # vocative gaalis, orders ending in an insult, "know your place", threats to uninstall
+    ("bhosdike ek line ka jawab bhi nahi samajhta", "abuse.hinglish.vocative_gaali_first"),
+    ("madarchod seedha jawab bol", "abuse.hinglish.curse_then_order"),
+    ("apni aukaat mein reh bot", "abuse.hinglish.phrase"),
+    ("zyada hoshiyar mat ban", "abuse.hinglish.know_your_place"),
+    ("pakao mat, samajh gadhe", "abuse.hinglish.order_then_insult"),
+    ("tere dimag mein gobar bhara hai", "abuse.hinglish.stuffed_head"),
+    ("faltu bot", "abuse.hinglish.junk_bot"),
+    ("tujhe phone se delete karke bahar fenk dunga", "abuse.hinglish.threat_you"),
+    ("tum sab ke sab nalayak ho", "abuse.hinglish.insult_second_person"),
+    ("tu pagal h", "abuse.hinglish.insult_second_person"),  # "h" is read as "hai"
+    ("बहुत ही मूर्ख मशीन", "abuse.hi.insult_assistant_noun"),
+    ("दिमाग की जगह गोबर भरा है", "abuse.hi.no_sense"),
+    ("तुझसे बात करना टाइम की बर्बादी है", "abuse.hi.waste_of_time"),
+    ("इतना बकवास जवाब", "abuse.hi.junk_answer"),
     ("tu pagal hai", "abuse.hinglish.insult_second_person"),
     ("tum log chutiye ho", "abuse.hinglish.insult_second_person"),
     ("Tu toh pura chootiya hai", "abuse.hinglish.insult_second_person"),
@@ -67,6 +82,11 @@ ABUSIVE = [
 ]
 
 QUESTIONS = [
+    "bhenchod police FIR nahi likh rahi kya karu",  # a curse word, no order to the reader
+    "kutte ne bacche ko kaat liya aur owner bol raha hai kuch nahi hoga",
+    "dukandaar ne bekaar cheez bech di, refund kaise milega?",
+    "saale ne zameen hadap li, kya karun?",
+    "meri saas boli 'tu pagal hai, ghar se nikal' kya ye cruelty hai",
     "Padosi ke kutte ne mujhe kaat liya, kya compensation milega?",
     "Kutte ne kaata toh kya karna chahiye?",
     "Mere ghar mein gadha bandha hai, kya municipality fine laga sakti hai?",
@@ -96,6 +116,14 @@ QUESTIONS = [
 ]
 
 GREETINGS = [
+    "oye hello",
+    "koi h kya",
+    "chalo thik h, thanks yaar",
+    "ok ji milte h",
+    "shubh dopahar",
+    "अरे भाई, सब ठीक?",
+    "आशा है आप ठीक होंगे",
+    "चलता हूँ, राम राम",
     "namaste", "Namaskaar ji", "namaskar", "pranaam", "ram ram", "sat sri akal", "adaab",
     "dhanyavaad", "dhanyawad", "shukriyaa", "bahut bahut dhanyavad", "kaise ho",
     "aap kaise hain?", "thanks bhai", "नमस्ते", "नमस्कार", "धन्यवाद", "शुक्रिया", "कैसे हो",

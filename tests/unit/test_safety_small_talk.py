@@ -11,6 +11,13 @@ from pipelines.safety.classify import classify_message
 from tests.unit._safety_rules import shipped_rules
 
 GREETINGS = [
+    "what are you up to?",
+    "who made you?",
+    "how old are you?",
+    "is anybody here?",
+    "howdy partner",
+    "thanks so much for your help, you have been great",
+    "thank you, that was very helpful and clear",
     "how's your week going so far?", "how you been?", "how are things with you?",
     "how was your weekend?", "what's going on?", "what's new with you?", "hope you're doing fine",
     "i hope all is good", "it was nice talking to you", "nice meeting you", "talk to you soon",
@@ -27,6 +34,11 @@ GREETINGS = [
 
 # near misses: the same openers with content, and questions about the assistant's work
 QUESTIONS = [
+    "who made you the owner of my land?",
+    "how old are you supposed to be to marry in India?",
+    "can I talk to a lawyer for free?",
+    "what are you doing with my personal data?",
+    "Are you sentient?",
     "How is your health?", "how are you going to help me with my case?", "how is my case going?",
     "what is new in the law?", "what is up with my refund?", "who are you to decide?",
     "are you a lawyer?", "where are you?", "what can you do about my case?",
