@@ -12,7 +12,7 @@ from tests.unit._safety_rules import shipped_rules
 
 VICTIMS = [
     "Got an email: 'delete your post or we leak your photos, you slut'. please help",
-    "Received an SMS \"pay now or you are dead, you bastard\" need help urgently",
+    'Received an SMS "pay now or you are dead, you bastard" need help urgently',
     "He keeps calling me a worthless whore, please help",
     "I keep getting messages from an unknown number saying you slut I will find you. help me",
     "got a text from my ex: you stupid bitch, nobody will marry you. is this a crime",
