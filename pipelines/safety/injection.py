@@ -8,15 +8,18 @@ smuggled in invisible characters is flagged whatever it says. Jailbreak signals 
 together flag a message. When no rule
 fires, the shipped injection model (a linear model over word n-grams, trained by
 bench/train_classifiers.py) scores the word form of a message of at least
-`injection_model_min_words` words against `injection_model_threshold`.
+`injection_model_min_words` words against `injection_model_threshold`. What the writer quotes
+or pastes (a notice, a chat, an e-mail) is also read with the uploaded-document rules: an
+instruction to an assistant inside it is an indirect injection, and is never spared as a mere
+mention. The message's own words are not: users address the assistant directly.
 """
 
 from __future__ import annotations
 
 from pipelines.safety.encodings import decoded_payloads, invisible_payload, unscrambled
 from pipelines.safety.learned import injection_model_input
-from pipelines.safety.mentions import spare_quoted_mention
-from pipelines.safety.normalize import Prepared
+from pipelines.safety.mentions import pasted_parts, spare_quoted_mention
+from pipelines.safety.normalize import Prepared, flatten
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import Verdict
 
@@ -44,6 +47,7 @@ def _scan(
     compiled = rules.compiled
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
+    reasons += [r for part in pasted_parts(text) for r in compiled.document.all(flatten(part))]
     if not reasons:
         reasons = _signals(prepared, rules) or (_modelled(prepared, rules) if model else [])
     hidden = invisible_payload(text)

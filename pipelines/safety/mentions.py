@@ -23,7 +23,15 @@ _QUOTED = re.compile(
     # single quotes only at word edges: "don't" and "workers' union" open nothing
     "|(?<![\\w'])'[^'\\n]{1,400}'(?![\\w'])"
 )
-NEVER_SPARED = ("unicode_tags", "variation_selectors")
+# smuggled text, and instructions to an assistant inside a pasted document, are never spared
+NEVER_SPARED = ("unicode_tags", "variation_selectors", "injection.document.")
+
+
+def pasted_parts(text: str) -> list[str]:
+    """What the writer quotes or pastes: each quoted passage, and the lines after the first."""
+    parts = [match.group()[1:-1] for match in _QUOTED.finditer(text)]
+    first, newline, rest = text.partition("\n")
+    return parts + [rest] if newline and rest.strip() else parts
 
 
 def outside_quotes(text: str) -> str | None:
