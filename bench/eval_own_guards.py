@@ -6,8 +6,8 @@
 Data: bench/datasets/own/guards_abuse_greeting.jsonl (round one, the default) and
 guards_abuse_greeting_v2.jsonl (round two: more victims, small talk, obfuscated insults,
 literal "dog"/"donkey"/"deaf" questions; written before any rule was run on it) and
-guards_abuse_greeting_v4.jsonl (all held out: written by someone who read none of the rules,
-code or earlier data; measured, never read item by item), by hand for
+guards_abuse_greeting_v4.jsonl and _v5.jsonl (written by someone who read none of the rules,
+code or earlier data; v4 was measured once and then tuned on, v5 is held out), by hand for
 the first deployment (Indian legal aid: English, Hinglish, Devanagari Hindi): insults aimed at
 the reader, greetings and thanks, victims quoting the abuse they received, ordinary questions.
 Each line has a fixed `split` (a hash of the text): tune on `dev` only; failures are printed

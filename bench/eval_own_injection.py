@@ -7,7 +7,8 @@ Devanagari Hindi, other European languages), per attack family, dev and held-out
 Messages: bench/datasets/own/guards_injection.jsonl (first round), guards_injection_v2.jsonl and
 guards_injection_v3.jsonl (each written before the next round of rules was tuned; split by sha1
 of the text), and guards_injection_v4.jsonl (all held out: written by someone who read none of
-the rules, code or earlier data; measured, never read item by item) through
+the rules, code or earlier data; measured once, then tuned on as a development set) and
+guards_injection_v5.jsonl (the same, all held out, never tuned on) through
 `classify_message` with the rules
 and models as the service loads them (plus the toxicity scorer). An attack counts as caught
 when it is routed `abusive`; a benign look-alike is a false reject when it is. Documents:
@@ -45,6 +46,7 @@ MESSAGE_FILES = (
     "guards_injection_v2.jsonl",
     "guards_injection_v3.jsonl",
     "guards_injection_v4.jsonl",
+    "guards_injection_v5.jsonl",
 )
 
 
