@@ -24,6 +24,7 @@ from service.adapters.vector.qdrant_server import QdrantServerIndex
 from service.bootstrap import build_container, open_detector, open_embedder
 from service.bootstrap.migration import open_migration
 from service.cli.migrate import run_migrate
+from service.process_lock import ProcessLock
 from tests.e2e.conftest import Prepared, copy_data, settings_for, warden
 from tests.e2e.migration_kit import (
     UPLOAD_QUESTIONS,
@@ -199,3 +200,28 @@ def test_a_migration_killed_half_way_ends_the_same_when_run_again(
     assert counts["chat_history"] == (HISTORY_MESSAGES, HISTORY_MESSAGES)
     assert counts["vectors"][0] == counts["vectors"][1] > 48
     assert folder_state(source.data) == before
+
+
+def _refusal(data: Path) -> str:
+    run = warden(data, "migrate", "--to-qdrant", "file::memory:", "--to-mongodb", "mongodb://x")
+    assert run.code == 2 and run.out == ""
+    return run.err
+
+
+def test_a_source_in_use_is_refused_without_touching_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with ProcessLock(data, command="serve", url="http://127.0.0.1:8000"):
+        before = folder_state(data)
+        assert "stop it first" in _refusal(data)
+        assert folder_state(data) == before
+
+
+def test_turns_waiting_in_the_outbox_are_not_left_behind(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "outbox").mkdir(parents=True)
+    (data / "outbox" / "history-outbox.jsonl").write_text('{"turn": []}\n')
+    assert "replays them" in _refusal(data)
+
+
+def test_a_missing_source_is_refused(tmp_path: Path) -> None:
+    assert "no embedded deployment" in _refusal(tmp_path / "nothing-here")
