@@ -225,3 +225,19 @@ def test_turns_waiting_in_the_outbox_are_not_left_behind(tmp_path: Path) -> None
 
 def test_a_missing_source_is_refused(tmp_path: Path) -> None:
     assert "no embedded deployment" in _refusal(tmp_path / "nothing-here")
+
+
+def test_a_batch_size_below_one_is_refused(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    run = warden(
+        data,
+        "migrate",
+        "--to-qdrant",
+        "file::memory:",
+        "--to-mongodb",
+        "mongodb://x",
+        "--batch-size",
+        "0",
+    )
+    assert run.code == 2 and "--batch-size" in run.err
