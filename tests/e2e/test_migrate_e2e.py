@@ -241,3 +241,14 @@ def test_a_batch_size_below_one_is_refused(tmp_path: Path) -> None:
         "0",
     )
     assert run.code == 2 and "--batch-size" in run.err
+
+
+def test_an_unreachable_target_stops_with_a_clear_message(
+    source: Source, tmp_path: Path, mongo_uri: str
+) -> None:
+    before = folder_state(source.data)
+    run = warden(
+        source.data, "migrate", "--to-qdrant", "http://127.0.0.1:9", "--to-mongodb", mongo_uri
+    )
+    assert run.code == 2 and "vector index failed" in run.err and run.out == ""
+    assert folder_state(source.data) == before

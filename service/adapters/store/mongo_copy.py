@@ -25,6 +25,7 @@ from service.adapters.store.mongo_open import DATABASE_NAME
 from service.adapters.store.mongo_recent import COLLECTION as RECENT_HEADS
 from service.adapters.store.mongo_recent import META_COLLECTION
 from service.adapters.store.mongo_store import HISTORY_TTL_SECONDS, MongoStore
+from service.adapters.store.mongo_store import _driver_errors as driver_errors
 from service.migration.ports import Batch
 
 CHECKPOINT_COLLECTION = "warden_migration"
@@ -114,10 +115,12 @@ class CollectionSink:
     async def write(self, items: Sequence[dict[str, Any]]) -> None:
         if items:
             writes = [ReplaceOne({"_id": d["_id"]}, d, upsert=True) for d in items]
-            await self._db[self.name].bulk_write(writes, ordered=False)
+            with driver_errors():
+                await self._db[self.name].bulk_write(writes, ordered=False)
 
     async def count(self, now: datetime) -> int:
-        return int(await self._db[self.name].count_documents(live_filter(self.name, now)))
+        with driver_errors():
+            return int(await self._db[self.name].count_documents(live_filter(self.name, now)))
 
 
 class MongoCheckpoint:
@@ -125,14 +128,17 @@ class MongoCheckpoint:
         self._collection = db[CHECKPOINT_COLLECTION]
 
     async def load(self) -> dict[str, Any] | None:
-        found: dict[str, Any] | None = await self._collection.find_one({"_id": CHECKPOINT_ID})
+        with driver_errors():
+            found: dict[str, Any] | None = await self._collection.find_one({"_id": CHECKPOINT_ID})
         return found
 
     async def save(self, progress: dict[str, Any]) -> None:
-        await self._collection.replace_one({"_id": CHECKPOINT_ID}, progress, upsert=True)
+        with driver_errors():
+            await self._collection.replace_one({"_id": CHECKPOINT_ID}, progress, upsert=True)
 
     async def clear(self) -> None:
-        await self._collection.delete_one({"_id": CHECKPOINT_ID})
+        with driver_errors():
+            await self._collection.delete_one({"_id": CHECKPOINT_ID})
 
 
 class MongoCopyTarget:

@@ -119,7 +119,7 @@ class QdrantCopyTarget(QdrantServerIndex):
         if points:
             await self._guard(self._client.upsert(self.collection, points=points, wait=True))
 
-    async def count(self, now: datetime | None = None) -> int:  # type: ignore[override]
+    async def count(self, now: datetime | None = None) -> int:
         """All points, or (with `now`) the live ones, counted like the source."""
         every = await super().count()
         if now is None:
