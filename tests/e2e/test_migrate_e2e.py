@@ -243,6 +243,7 @@ def test_a_batch_size_below_one_is_refused(tmp_path: Path) -> None:
     assert run.code == 2 and "--batch-size" in run.err
 
 
+@pytest.mark.filterwarnings("ignore:Failed to obtain server version:UserWarning")
 def test_an_unreachable_target_stops_with_a_clear_message(
     source: Source, tmp_path: Path, mongo_uri: str
 ) -> None:
