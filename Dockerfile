@@ -12,9 +12,12 @@ COPY ingestion ./ingestion
 COPY prompts ./prompts
 COPY sample_kb ./sample_kb
 RUN pip install --no-cache-dir --no-deps --no-build-isolation . \
-    && useradd --system --uid 10001 warden && mkdir -p /data && chown warden /data
-USER warden
+    && groupadd --system --gid 10001 warden \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home warden \
+    && mkdir -p /data && chown 10001:10001 /data
+USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)" || exit 1
+HEALTHCHECK --interval=30s --timeout=3s \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
 CMD ["warden", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,5 +1,6 @@
-"""The `warden` program: `serve | ingest | ask | classify | eval` (SPEC section 4). It builds what a
-command needs (through `bootstrap`) and hands it to the command in service/cli/.
+"""The `warden` program: `serve | ingest | ask | classify | eval | migrate` (SPEC section 4).
+It builds what a command needs (through `bootstrap`) and hands it to the command in
+service/cli/.
 
 Exit codes: 0 done; 1 some input failed (a document, a question); 2 cannot run (bad usage or
 configuration, or the data folder is held by another Warden process).
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from pipelines.ports import StoreUnavailable
 from pipelines.safety.confidence import GateCalibration
 from service import bootstrap
+from service.bootstrap.migration import MigrationRefused, open_migration
 from service.cli.ask import ask
 from service.cli.evaluate import EvalOptions, eval_guards, eval_retrieval
 from service.cli.ingest import ingest
@@ -84,10 +86,27 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return asyncio.run(_classify(settings, args))
     if args.command == "eval":
         return run_eval(settings, args)
+    if args.command == "migrate":  # reads a snapshot: holds the folder only while copying it
+        return asyncio.run(_migrate(settings, args))
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
         return asyncio.run(_ask(settings, args))
+
+
+async def _migrate(settings: Settings, args: argparse.Namespace) -> int:
+    from datetime import UTC, datetime
+
+    from service.cli.migrate import run_migrate
+
+    if args.batch_size < 1:
+        raise MigrationRefused("--batch-size must be at least 1")
+    async with open_migration(
+        settings, to_qdrant=args.to_qdrant, to_mongodb=args.to_mongodb
+    ) as plan:
+        return await run_migrate(
+            plan, now=datetime.now(UTC), batch_size=args.batch_size, as_json=args.json
+        )
 
 
 async def _classify(settings: Settings, args: argparse.Namespace) -> int:
@@ -185,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DataDirBusy as exc:
         print(f"warden: {exc.message()}", file=sys.stderr)
         return 2
-    except (StoreUnavailable, CaseFileError) as exc:
+    except (StoreUnavailable, CaseFileError, MigrationRefused) as exc:
         print(f"warden: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

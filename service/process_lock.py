@@ -106,3 +106,33 @@ def _read_holder(fd: int) -> LockHolder:
         command=str(info["command"]) if info.get("command") else None,
         url=str(info["url"]) if info.get("url") else None,
     )
+
+
+class ReadOnlyHold:
+    """A shared flock on data_dir/warden.lock, taken without creating or writing anything:
+    a reader (`warden migrate`) that must never change the folder. Refused (DataDirBusy) while
+    a Warden process holds it; while held, no Warden process can take the folder. A folder
+    without the lock file has never been opened by Warden: nothing to wait for."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = data_dir / LOCK_FILE
+        self.data_dir = data_dir
+        self._fd: int | None = None
+
+    def __enter__(self) -> ReadOnlyHold:
+        if not self.path.exists():
+            return self
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise DataDirBusy(self.data_dir, holder) from None
+        self._fd = fd
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)

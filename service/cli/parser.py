@@ -43,7 +43,20 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
     classify.add_argument("--echo", action="store_true", help="include the message text")
     _add_eval(commands)
+    _add_migrate(commands)
     return parser
+
+
+def _add_migrate(commands: Any) -> None:  # argparse's subparsers action
+    migrate = commands.add_parser(
+        "migrate", help="copy the embedded deployment (WARDEN_DATA_DIR) into Qdrant and MongoDB"
+    )
+    migrate.add_argument(
+        "--to-qdrant", required=True, metavar="URL", help="http(s)://host:6333, or file:PATH"
+    )
+    migrate.add_argument("--to-mongodb", required=True, metavar="URI", help="mongodb://...")
+    migrate.add_argument("--batch-size", type=int, default=256, help="items per write")
+    migrate.add_argument("--json", action="store_true", help="print the counts as JSON")
 
 
 def _add_eval(commands: Any) -> None:  # argparse's subparsers action

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import warnings
 from collections.abc import Awaitable, Sequence
-from typing import Any
+from typing import Any, Self
 
 from qdrant_client import AsyncQdrantClient, models
 
@@ -70,7 +70,7 @@ class QdrantServerIndex(QdrantIndexBase):
         path: str | None = None,
         collection: str = "warden",
         timeout_s: int = 10,
-    ) -> QdrantServerIndex:
+    ) -> Self:
         """Connects and creates the collection and its payload indexes if missing."""
         try:
             client = AsyncQdrantClient(

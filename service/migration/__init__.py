@@ -1,0 +1,1 @@
+"""`warden migrate`: copies an embedded deployment into Qdrant and MongoDB servers."""
