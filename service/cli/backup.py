@@ -48,6 +48,7 @@ def backup(settings: Settings, target: Path, *, out: TextIO | None = None) -> in
             _refuse_open_stores(data)
             files = data_files(data)
             target.mkdir(mode=0o700, parents=True, exist_ok=True)
+            target.chmod(0o700)  # it holds personal data and secrets
             entries = [copy_file(data, target / FILES_DIR, name) for name in files]
             write_manifest(target, entries, datetime.now(UTC).isoformat())
     except (BackupError, DataDirBusy, OSError) as error:
