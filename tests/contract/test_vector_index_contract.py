@@ -141,6 +141,8 @@ async def test_a_user_id_is_mandatory(index: VectorIndex) -> None:
         await index.dual_search(vec(1), user_id="", now=NOW)
     with pytest.raises(ValueError):
         await index.delete_temporary("up-1", user_id="")
+    with pytest.raises(ValueError):
+        await index.publish_temporary("up-1", user_id="")
 
 
 async def test_limits_ordering_and_cosine_scores(index: VectorIndex) -> None:
