@@ -13,7 +13,14 @@ from ingestion.chunking import Child
 from ingestion.files import SourceFile, discover, is_within
 from ingestion.loaders import DocumentError, file_name, is_supported
 from ingestion.report import Action, IngestReport, Progress, ProgressEvent
-from pipelines.ports import INDEX_LAYOUT, Embedder, IndexedDocument, VectorIndex
+from pipelines.ports import (
+    INDEX_LAYOUT,
+    PENDING,
+    UPLOAD_STATE_KEY,
+    Embedder,
+    IndexedDocument,
+    VectorIndex,
+)
 
 __all__ = ["IngestReport", "ProgressEvent", "index_upload", "sync_folder"]
 
@@ -131,6 +138,8 @@ async def index_upload(
 ) -> int:
     """Indexes one user's upload as temporary knowledge; returns the number of chunks.
 
+    Its points are written pending (never searched) and published once all are stored, so a
+    crash midway leaves nothing searchable.
     `children`: the upload already split (by a caller that parsed it under its own limits).
     Raises UnsupportedDocument / CorruptDocument / EmptyDocument before anything is written;
     if writing fails midway the points already written are removed again.
@@ -148,9 +157,11 @@ async def index_upload(
         uploaded_by=user_id,
         expires_at=pts.epoch_seconds(expires_at),
     )
+    shared[UPLOAD_STATE_KEY] = PENDING  # unsearchable until every point is stored
     points = await pts.embed_points(children, shared, embedder)
     try:
         await pts.upsert_all(index, points)
+        await index.publish_temporary(doc_id, user_id=user_id)
     except BaseException:
         with contextlib.suppress(Exception):  # the original error matters; expiry cleans up
             await index.delete_temporary(doc_id, user_id=user_id)

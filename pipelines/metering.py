@@ -97,6 +97,10 @@ class MeteredVectorIndex(VectorIndex):
         record("vector")
         await self._inner.delete_temporary(doc_id, user_id=user_id)
 
+    async def publish_temporary(self, doc_id: str, *, user_id: str) -> None:
+        record("vector")
+        await self._inner.publish_temporary(doc_id, user_id=user_id)
+
     async def delete_expired(self, now: datetime) -> None:
         record("vector")
         await self._inner.delete_expired(now)
@@ -177,6 +181,14 @@ class MeteredStore(Store):
     async def expired_documents(self, now: datetime) -> list[DocumentRecord]:
         record("store")
         return await self._inner.expired_documents(now)
+
+    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
+        record("store")
+        return await self._inner.mark_document_ready(doc_id, user_id=user_id)
+
+    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
+        record("store")
+        return await self._inner.pending_documents(created_before)
 
     # housekeeping
     async def ping(self) -> None:

@@ -1,6 +1,6 @@
-"""The `warden` program: `serve | ingest | ask | classify | eval | migrate` (SPEC section 4).
-It builds what a command needs (through `bootstrap`) and hands it to the command in
-service/cli/.
+"""The `warden` program: `serve | ingest | ask | classify | eval | migrate | backup | restore`
+(SPEC section 4). It builds what a command needs (through `bootstrap`) and hands it to the
+command in service/cli/.
 
 Exit codes: 0 done; 1 some input failed (a document, a question); 2 cannot run (bad usage or
 configuration, or the data folder is held by another Warden process).
@@ -88,6 +88,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return run_eval(settings, args)
     if args.command == "migrate":  # reads a snapshot: holds the folder only while copying it
         return asyncio.run(_migrate(settings, args))
+    if args.command in ("backup", "restore"):  # they take the data folder's lock themselves
+        return run_backup(settings, args)
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
@@ -129,6 +131,14 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         return await ask(container.chat, args.question, args.user, args.name, args.json)
     finally:
         await container.close()
+
+
+def run_backup(settings: Settings, args: argparse.Namespace) -> int:
+    from service.cli.backup import backup, restore
+
+    if args.command == "backup":
+        return backup(settings, args.dir)
+    return restore(settings, args.dir, force=args.force)
 
 
 def run_eval(settings: Settings, args: argparse.Namespace) -> int:

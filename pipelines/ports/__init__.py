@@ -20,6 +20,9 @@ from pipelines.ports.tracing import CallCounts, Source, Tracer
 from pipelines.ports.vector import (
     INDEX_LAYOUT,
     LAYOUT_KEY,
+    PENDING,
+    READY,
+    UPLOAD_STATE_KEY,
     DualSearchResult,
     Embedder,
     IndexedDocument,
@@ -31,6 +34,9 @@ from pipelines.ports.vector import (
 __all__ = [
     "INDEX_LAYOUT",
     "LAYOUT_KEY",
+    "PENDING",
+    "READY",
+    "UPLOAD_STATE_KEY",
     "AlreadyExists",
     "CallCounts",
     "ChatModel",

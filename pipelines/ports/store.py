@@ -62,6 +62,9 @@ class DocumentRecord:
     # rules that held them back (pipelines/safety/documents.py)
     held_back: int = 0
     held_back_reasons: tuple[str, ...] = ()
+    # "pending" from the first write until every vector is stored: not listed, and removed
+    # with its vectors by the start-up clean-up and the sweeper (a crash left it behind)
+    state: Literal["pending", "ready"] = "ready"
 
 
 class AlreadyExists(Exception):
@@ -99,7 +102,17 @@ class UserStore(Protocol):
 class DocumentRegistry(Protocol):
     async def add_document(self, record: DocumentRecord) -> None: ...
 
-    async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]: ...
+    async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]:
+        """The user's unexpired ready documents (never a pending one), oldest first."""
+        ...
+
+    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
+        """Pending -> ready; False when the user has no such pending document (it was removed)."""
+        ...
+
+    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
+        """Every user's pending documents created at or before `created_before`."""
+        ...
 
     async def delete_document(self, doc_id: str, *, user_id: str) -> bool:
         """True when the user's document existed and is now gone."""

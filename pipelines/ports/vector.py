@@ -64,6 +64,10 @@ class IndexedDocument:
 # `warden ingest` re-indexes documents written by older code instead of skipping them.
 INDEX_LAYOUT = 1
 LAYOUT_KEY = "index_layout"
+# An upload's points are written "pending" and published ("ready") once all of them are
+# stored: search never serves a pending point (a point without the key counts as ready).
+UPLOAD_STATE_KEY = "upload_state"
+PENDING, READY = "pending", "ready"
 
 
 @runtime_checkable
@@ -100,6 +104,10 @@ class VectorIndex(Protocol):
 
     async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
         """Removes one user's temporary document (only if it is theirs)."""
+        ...
+
+    async def publish_temporary(self, doc_id: str, *, user_id: str) -> None:
+        """Makes one user's pending upload searchable (its points become `READY`)."""
         ...
 
     async def delete_expired(self, now: datetime) -> None: ...

@@ -154,6 +154,8 @@ async def build_container(
             limits=DocumentLimits.from_settings(settings),
             screen=lambda text: screen_chunk(text, deps.config.safety),
         )
+        # before anyone is served: uploads a crash left pending (an embedded store is ours alone)
+        await documents.remove_crashed(exclusive=settings.mongodb_uri is None)
         tokens = token_service(settings)
         accounts = AccountService(
             metered_store,

@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--echo", action="store_true", help="include the message text")
     _add_eval(commands)
     _add_migrate(commands)
+    _add_backup(commands)
     return parser
 
 
@@ -57,6 +58,17 @@ def _add_migrate(commands: Any) -> None:  # argparse's subparsers action
     migrate.add_argument("--to-mongodb", required=True, metavar="URI", help="mongodb://...")
     migrate.add_argument("--batch-size", type=int, default=256, help="items per write")
     migrate.add_argument("--json", action="store_true", help="print the counts as JSON")
+
+
+def _add_backup(commands: Any) -> None:  # argparse's subparsers action
+    """service/cli/backup.py; both refuse while the service runs on the data folder."""
+    backup = commands.add_parser("backup", help="copy the data folder (service stopped) to DIR")
+    backup.add_argument("dir", type=Path, metavar="DIR", help="a new or empty folder")
+    restore = commands.add_parser("restore", help="copy a backup in DIR into the data folder")
+    restore.add_argument("dir", type=Path, metavar="DIR", help="a folder `warden backup` wrote")
+    restore.add_argument(
+        "--force", action="store_true", help="replace what a non-empty data folder holds"
+    )
 
 
 def _add_eval(commands: Any) -> None:  # argparse's subparsers action

@@ -31,6 +31,7 @@ DEFAULT_MAX_PDF_PAGES = 500  # pages a PDF upload may have (WARDEN_MAX_UPLOAD_PA
 DEFAULT_MAX_XML_BYTES = 20 * 1024 * 1024  # a DOCX's main XML, uncompressed: an absolute cap
 DEFAULT_PARSE_SECONDS = 20.0  # wall-time backstop per upload parse; the budgets bind first
 MULTIPART_ENVELOPE_BYTES = 1024  # boundaries and part headers around the file
+DEFAULT_PENDING_GRACE = timedelta(hours=1)  # an upload pending longer was left by a crash
 EXPANSION_FACTOR = 16  # a DOCX archive may inflate to 16x the upload cap, no more (zip bombs)
 
 
@@ -43,6 +44,7 @@ class DocumentLimits:
     max_pdf_pages: int = DEFAULT_MAX_PDF_PAGES
     max_xml_bytes: int = DEFAULT_MAX_XML_BYTES
     parse_seconds: float = DEFAULT_PARSE_SECONDS
+    pending_grace: timedelta = DEFAULT_PENDING_GRACE
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DocumentLimits:

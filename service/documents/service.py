@@ -1,8 +1,8 @@
 """Users' temporary documents: upload (check, index, record), list and delete one's own.
 
-Nothing is half-written: a refused or failed upload leaves no vectors and no record (indexing
-removes what it wrote; a record that cannot be stored takes its vectors with it). Should that
-clean-up itself fail, the vectors still carry `expires_at` and the sweeper removes them.
+Nothing is half-written: the record is written pending, then the vectors, then the record
+is marked ready (service/documents/lifecycle.py); a refused or failed upload leaves no
+vectors and no record, and a crash leaves a pending one that start-up and the sweeper remove.
 One user's uploads run one at a time (per process), so the live-document limit holds.
 An upload is parsed once, under a work budget, in the single upload-parsing thread, and
 refused (413) as soon as the budget is spent; uploads are then embedded one at a time, so
@@ -15,13 +15,12 @@ chunk is held back, never indexed, and the record says how many were and why.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import re
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import replace
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from ingestion.chunking import Child
@@ -31,8 +30,9 @@ from pipelines.ports import DocumentRecord, DocumentRegistry, Embedder, VectorIn
 from pipelines.safety.documents import held_back_summary
 from pipelines.safety.verdict import Verdict
 from service.documents.checks import check_upload, clean_file_name
+from service.documents.lifecycle import unavailable, write_upload
 from service.documents.limits import DocumentLimits, UserLocks, parse_upload
-from service.documents.sweeper import SweepResult, sweep_expired
+from service.documents.sweeper import SweepResult, remove_pending, sweep_expired
 from service.errors import ServiceError
 
 log = logging.getLogger("warden.documents")
@@ -54,10 +54,6 @@ def refusal(error: DocumentError) -> ServiceError:
 def _millis(moment: datetime) -> datetime:
     """Millisecond precision, as the store keeps it (the answer equals what GET returns)."""
     return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
-
-
-def _unavailable(what: str) -> ServiceError:
-    return ServiceError(f"{what}_unavailable", f"The {what} is unavailable; retry later.", 503)
 
 
 class DocumentService:
@@ -100,8 +96,20 @@ class DocumentService:
         return DocumentService(**{**parts, **changes})
 
     async def sweep(self) -> SweepResult:
-        """Removes every expired upload, vectors then records (see service/documents/sweeper.py)."""
-        return await sweep_expired(self._index, self._registry, self._clock())
+        """Removes every expired upload, and every upload pending for longer than the grace (a
+        crash left it), vectors then records (see service/documents/sweeper.py)."""
+        now = self._clock()
+        result = await sweep_expired(self._index, self._registry, now)
+        stale = now - self.limits.pending_grace
+        crashed = await remove_pending(self._index, self._registry, stale)
+        return dataclasses.replace(result, pending_removed=crashed)
+
+    async def remove_crashed(self, *, exclusive: bool) -> int:
+        """At start: removes the uploads a crash left pending (vectors, then records). With a
+        store no other process uses (`exclusive`), every pending upload is a crash's; with a
+        shared one, only those pending for longer than the grace (others may be in flight)."""
+        grace = timedelta(0) if exclusive else self.limits.pending_grace
+        return await remove_pending(self._index, self._registry, self._clock() - grace)
 
     async def upload(self, data: bytes, raw_name: str | None, *, user_id: str) -> DocumentRecord:
         """Checks, indexes and records one upload; raises ServiceError with a stable code."""
@@ -135,7 +143,7 @@ class DocumentService:
             return await self._registry.user_documents(user_id, now=self._clock())
         except Exception as error:
             log.warning("listing documents failed: %s", type(error).__name__)
-            raise _unavailable("store") from None
+            raise unavailable("store") from None
 
     async def delete(self, doc_id: str, *, user_id: str) -> None:
         """Vectors first (scoped to the user, so another user's id deletes nothing), then the
@@ -146,12 +154,12 @@ class DocumentService:
             await self._index.delete_temporary(doc_id, user_id=user_id)
         except Exception as error:
             log.warning("deleting document vectors failed: %s", type(error).__name__)
-            raise _unavailable("index") from None
+            raise unavailable("index") from None
         try:
             existed = await self._registry.delete_document(doc_id, user_id=user_id)
         except Exception as error:
             log.warning("deleting a document record failed: %s", type(error).__name__)
-            raise _unavailable("store") from None
+            raise unavailable("store") from None
         if not existed:
             raise _not_found()
 
@@ -169,21 +177,22 @@ class DocumentService:
         self, children: Sequence[Child], data: bytes, name: str, user_id: str, doc_id: str
     ) -> DocumentRecord:
         now = _millis(self._clock())
+        kept, held, reasons = await asyncio.to_thread(self._screened, children)
         record = DocumentRecord(
             id=doc_id,
             user_id=user_id,
             name=name,
-            chunks=0,
+            chunks=len(kept),
             created_at=now,
             expires_at=now + self.limits.ttl,
+            held_back=held,
+            held_back_reasons=reasons,
         )
-        kept, held, reasons = await asyncio.to_thread(self._screened, children)
-        async with self._forgotten_on_failure(record, "indexing", "index"):
-            chunks = await self._index_children(kept, data, record) if kept else 0
-        record = replace(record, chunks=chunks, held_back=held, held_back_reasons=reasons)
-        async with self._forgotten_on_failure(record, "recording", "store"):
-            await self._registry.add_document(record)
-        return record
+
+        async def index_vectors() -> int:
+            return await self._index_children(kept, data, record) if kept else 0
+
+        return await write_upload(record, index_vectors, index=self._index, registry=self._registry)
 
     def _screened(self, children: Sequence[Child]) -> tuple[list[Child], int, tuple[str, ...]]:
         """The children to index, and how many were held back and why: a child is held back
@@ -209,32 +218,6 @@ class DocumentService:
             index=self._index,
             children=children,
         )
-
-    @asynccontextmanager
-    async def _forgotten_on_failure(
-        self, record: DocumentRecord, step: str, port: str
-    ) -> AsyncIterator[None]:
-        """If the block fails, even by cancellation (no vectors without a record), the upload's
-        vectors are removed; an exception becomes a 503 `<port>_unavailable`."""
-        try:
-            yield
-        except BaseException as error:
-            await self._forget(record)
-            if isinstance(error, Exception):
-                log.warning("%s an upload failed: %s", step, type(error).__name__)
-                raise _unavailable(port) from None
-            raise
-
-    async def _forget(self, record: DocumentRecord) -> None:
-        """Removes an upload's vectors; on failure the sweeper removes them at expiry."""
-        try:
-            await self._index.delete_temporary(record.id, user_id=record.user_id)
-        except Exception as error:  # noqa: BLE001 - the original failure is what we report
-            log.warning(
-                "upload clean-up failed (%s); the sweeper removes its vectors at %s",
-                type(error).__name__,
-                record.expires_at.isoformat(),
-            )
 
 
 def _worse(own: Verdict, parent: Verdict) -> Verdict:

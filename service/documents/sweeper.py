@@ -4,6 +4,7 @@ Expired documents are already invisible (dual_search filters on `expires_at`, an
 skip them), so sweeping is clean-up: it runs once at startup and then every interval, logs
 what fails (counts and exception types only) and carries on; it never takes the app down.
 Records are removed only once the vectors are gone, so a failed sweep is simply retried.
+It also removes uploads a crash left pending (`remove_pending`, see lifecycle.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class SweepResult:
     vectors_removed: bool  # delete_expired succeeded
     records_removed: int
     records_failed: int = 0
+    pending_removed: int = 0  # uploads a crash left pending, vectors included
 
 
 async def sweep_expired(
@@ -51,6 +53,29 @@ async def sweep_expired(
             failed += 1
             log.warning("sweep: deleting a document record failed: %s", type(error).__name__)
     return SweepResult(vectors_removed=True, records_removed=removed, records_failed=failed)
+
+
+async def remove_pending(
+    index: VectorIndex, registry: DocumentRegistry, created_before: datetime
+) -> int:
+    """Removes the uploads pending since `created_before` or earlier (a crash left them): the
+    vectors, then the record, so a failure leaves it pending for the next try. How many."""
+    try:
+        pending = await registry.pending_documents(created_before)
+    except Exception as error:  # noqa: BLE001 - retried at the next sweep
+        log.warning("listing pending uploads failed: %s", type(error).__name__)
+        return 0
+    removed = 0
+    for record in pending:
+        try:
+            await index.delete_temporary(record.id, user_id=record.user_id)
+            await registry.delete_document(record.id, user_id=record.user_id)
+            removed += 1
+        except Exception as error:  # noqa: BLE001 - the others still go
+            log.warning("removing a pending upload failed: %s", type(error).__name__)
+    if removed:
+        log.info("removed %d upload(s) a crash left pending", removed)
+    return removed
 
 
 class Sweeper:

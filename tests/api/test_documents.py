@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import httpx
 import pytest
 
-from pipelines.ports import IndexPoint
+from pipelines.ports import IndexPoint, StoreUnavailable
 from pipelines.safety.verdict import CLEAR
 from service.app import create_app
 from service.documents.limits import DocumentLimits
@@ -330,11 +330,26 @@ async def test_indexing_failure_midway_leaves_no_vectors_and_no_record(kit: Kit)
     await _nothing_written(kit)
 
 
-async def test_record_failure_removes_the_vectors(kit: Kit) -> None:
+async def test_a_record_that_cannot_be_written_stops_the_upload_before_indexing(kit: Kit) -> None:
     headers = await kit.headers_for(A)
     kit.store.fail_writes = True
     response = await upload(kit.client, headers, *file_of("docx"))
     assert response.status_code == 503 and response.json()["error"] == "store_unavailable"
-    assert kit.embedder.calls > 0  # it was indexed, then compensated
+    assert kit.embedder.calls == 0  # the pending record comes first
     kit.store.fail_writes = False
+    await _nothing_written(kit)
+
+
+async def test_a_record_that_cannot_be_marked_ready_takes_its_vectors_with_it(
+    kit: Kit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headers = await kit.headers_for(A)
+
+    async def store_down(doc_id: str, *, user_id: str) -> bool:
+        raise StoreUnavailable("down at the last step")
+
+    monkeypatch.setattr(kit.store, "mark_document_ready", store_down)
+    response = await upload(kit.client, headers, *file_of("docx"))
+    assert response.status_code == 503 and response.json()["error"] == "store_unavailable"
+    assert kit.embedder.calls > 0  # it was indexed, then compensated
     await _nothing_written(kit)

@@ -22,6 +22,7 @@ import pytest
 from pymongo import AsyncMongoClient
 
 from pipelines.ports import AlreadyExists, HistoryCursor, Store, StoreUnavailable
+from service.adapters.store import mongo_documents as docs
 from service.adapters.store.mongo_open import EmbeddedMode, open_embedded_store
 from service.adapters.store.mongo_store import HISTORY_INDEX, MongoStore
 from tests.fakes.store import FakeStore, make_document, make_turn, make_user, utc_now
@@ -329,3 +330,38 @@ async def test_a_folder_written_before_heads_gets_them_on_open(tmp_path: Path) -
         assert await reopened._db.chat_recent.count_documents({}) == 1
     finally:
         await reopened.close()
+
+
+async def test_a_pending_document_is_listed_only_once_ready(store: Store) -> None:
+    record = make_document("d-up", "u-1", timedelta(hours=1))
+    await store.add_document(replace(record, state="pending"))
+    assert await store.user_documents("u-1", now=utc_now()) == []
+    assert await store.mark_document_ready("d-up", user_id="u-2") is False  # not theirs
+    assert await store.mark_document_ready("d-up", user_id="u-1") is True
+    assert await store.user_documents("u-1", now=utc_now()) == [record]
+    assert await store.mark_document_ready("d-up", user_id="u-1") is False  # not pending now
+    assert await store.mark_document_ready("d-none", user_id="u-1") is False
+
+
+async def test_pending_documents_of_every_user_up_to_a_time(store: Store) -> None:
+    old = make_document("d-old", "u-1", timedelta(hours=1))
+    old = replace(old, created_at=old.created_at - timedelta(hours=2), state="pending")
+    new = replace(make_document("d-new", "u-2", timedelta(hours=1)), state="pending")
+    for record in (old, new, make_document("d-ready", "u-1", timedelta(hours=1))):
+        await store.add_document(record)
+    assert await store.pending_documents(utc_now() - timedelta(hours=1)) == [old]
+    assert await store.pending_documents(utc_now()) == [old, new]
+    assert await store.delete_document("d-old", user_id="u-1") is True
+    assert await store.pending_documents(utc_now()) == [new]
+
+
+async def test_a_record_stored_before_upload_states_counts_as_ready(tmp_path: Path) -> None:
+    store = await open_embedded_store(tmp_path)
+    try:
+        record = make_document("d-legacy", "u-1", timedelta(hours=1))
+        legacy = {k: v for k, v in docs.document_doc(record).items() if k != "state"}
+        await store._db.documents.insert_one(legacy)  # as an older Warden wrote it
+        assert await store.user_documents("u-1", now=utc_now()) == [record]
+        assert await store.pending_documents(utc_now()) == []
+    finally:
+        await store.close()

@@ -20,6 +20,9 @@ from qdrant_client import AsyncQdrantClient, models
 from pipelines.ports import (
     INDEX_LAYOUT,
     LAYOUT_KEY,
+    PENDING,
+    READY,
+    UPLOAD_STATE_KEY,
     IndexedDocument,
     IndexPoint,
     SparseVector,
@@ -138,6 +141,8 @@ async def test_a_user_id_is_mandatory(index: VectorIndex) -> None:
         await index.dual_search(vec(1), user_id="", now=NOW)
     with pytest.raises(ValueError):
         await index.delete_temporary("up-1", user_id="")
+    with pytest.raises(ValueError):
+        await index.publish_temporary("up-1", user_id="")
 
 
 async def test_limits_ordering_and_cosine_scores(index: VectorIndex) -> None:
@@ -458,3 +463,37 @@ async def test_a_server_collection_from_before_hybrid_search_serves_dense_only(
         assert ids(found.core) == ["c1"] and found.core_sparse == []
     finally:
         await idx.close()
+
+
+async def test_a_pending_upload_is_searched_only_once_published(index: VectorIndex) -> None:
+    pending, sparse = {UPLOAD_STATE_KEY: PENDING}, SparseVector(indices=(7,), values=(1.0,))
+    await index.upsert(
+        [
+            temp("a1", vec(1), "alice", doc="up-a", sparse=sparse, **pending),
+            temp("a2", vec(1, 0.1), "alice", doc="up-a", **pending),
+            temp("b1", vec(1, 0.2), "bob", doc="up-a", **pending),  # same doc id, bob's
+            temp("old", vec(1, 0.3), "alice", doc="up-old"),  # written before upload states
+        ]
+    )
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW, sparse=sparse)
+    assert ids(found.personal) == ["old"] and found.personal_sparse == []
+    await index.publish_temporary("up-a", user_id="alice")
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW, sparse=sparse)
+    assert sorted(ids(found.personal)) == ["a1", "a2", "old"]
+    assert ids(found.personal_sparse) == ["a1"]
+    assert {h.payload[UPLOAD_STATE_KEY] for h in found.personal if h.id != "old"} == {READY}
+    bob = await index.dual_search(vec(1), user_id="bob", now=NOW)
+    assert bob.personal == []  # publishing alice's upload left bob's pending
+
+
+async def test_pending_points_are_deleted_like_any_upload(index: VectorIndex) -> None:
+    pending = {UPLOAD_STATE_KEY: PENDING}
+    await index.upsert(
+        [
+            temp("p1", vec(1), "alice", doc="up-a", **pending),
+            temp("p2", vec(1), "alice", doc="up-b", expires_at=NOW_S - 1, **pending),
+        ]
+    )
+    await index.delete_temporary("up-a", user_id="alice")
+    await index.delete_expired(NOW)
+    assert await index.count() == 0

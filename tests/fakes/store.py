@@ -122,8 +122,28 @@ class FakeStore:
     async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]:
         self._check_read()
         now = _utc_ms(now)
-        mine = [d for d in self.documents.values() if d.user_id == user_id and d.expires_at > now]
+        mine = [
+            d
+            for d in self.documents.values()
+            if d.user_id == user_id and d.expires_at > now and d.state == "ready"
+        ]
         return sorted(mine, key=lambda d: (d.created_at, d.id))
+
+    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
+        self._check_write()
+        record = self.documents.get(doc_id)
+        if record is None or record.user_id != user_id or record.state != "pending":
+            return False
+        self.documents[doc_id] = replace(record, state="ready")
+        return True
+
+    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
+        self._check_read()
+        before = _utc_ms(created_before)
+        pending = [
+            d for d in self.documents.values() if d.state == "pending" and d.created_at <= before
+        ]
+        return sorted(pending, key=lambda d: (d.created_at, d.id))
 
     async def delete_document(self, doc_id: str, *, user_id: str) -> bool:
         self._check_write()

@@ -13,6 +13,9 @@ from typing import Any
 
 from pipelines.ports import (
     LAYOUT_KEY,
+    PENDING,
+    READY,
+    UPLOAD_STATE_KEY,
     DualSearchResult,
     IndexedDocument,
     IndexPoint,
@@ -41,6 +44,15 @@ def _is_personal_child(p: Payload, user_id: str, now_s: float) -> bool:
         and p.get("uploaded_by") == user_id
         and isinstance(expires, int | float)
         and expires > now_s
+        and p.get(UPLOAD_STATE_KEY) != PENDING
+    )
+
+
+def _is_upload_of(p: Payload, doc_id: str, user_id: str) -> bool:
+    return (
+        p.get("doc_id") == doc_id
+        and p.get("is_temporary") is True
+        and p.get("uploaded_by") == user_id
     )
 
 
@@ -155,13 +167,15 @@ class FakeVectorIndex:
     async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
         if not user_id:
             raise ValueError("delete_temporary needs a user_id")
-        self._drop(
-            lambda p: (
-                p.get("doc_id") == doc_id
-                and p.get("is_temporary") is True
-                and p.get("uploaded_by") == user_id
-            )
-        )
+        self._drop(lambda p: _is_upload_of(p, doc_id, user_id))
+
+    async def publish_temporary(self, doc_id: str, *, user_id: str) -> None:
+        if not user_id:
+            raise ValueError("publish_temporary needs a user_id")
+        for key, p in self.points.items():
+            if _is_upload_of(p.payload, doc_id, user_id):
+                payload = {**p.payload, UPLOAD_STATE_KEY: READY}
+                self.points[key] = IndexPoint(p.id, p.vector, payload, p.sparse)
 
     async def delete_expired(self, now: datetime) -> None:
         now_s = _epoch(now)

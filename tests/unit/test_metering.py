@@ -48,6 +48,13 @@ CASES: list[tuple[CallKind, Callable[[], Any], str, Call, bool]] = [
         True,
     ),
     ("vector", FakeVectorIndex, "delete_expired", lambda p: p.delete_expired(NOW), True),
+    (
+        "vector",
+        FakeVectorIndex,
+        "publish_temporary",
+        lambda p: p.publish_temporary("d", user_id="u"),
+        True,
+    ),
     ("vector", FakeVectorIndex, "count", lambda p: p.count(), True),
     ("vector", FakeVectorIndex, "ping", lambda p: p.ping(), False),
     ("vector", FakeVectorIndex, "close", lambda p: p.close(), False),
@@ -80,6 +87,14 @@ CASES: list[tuple[CallKind, Callable[[], Any], str, Call, bool]] = [
     ("store", FakeStore, "user_documents", lambda p: p.user_documents("u-1", now=NOW), True),
     ("store", FakeStore, "delete_document", lambda p: p.delete_document("d", user_id="u-1"), True),
     ("store", FakeStore, "expired_documents", lambda p: p.expired_documents(NOW), True),
+    (
+        "store",
+        FakeStore,
+        "mark_document_ready",
+        lambda p: p.mark_document_ready("d", user_id="u"),
+        True,
+    ),
+    ("store", FakeStore, "pending_documents", lambda p: p.pending_documents(NOW), True),
     ("store", FakeStore, "ping", lambda p: p.ping(), False),
     ("store", FakeStore, "close", lambda p: p.close(), False),
 ]

@@ -135,6 +135,12 @@ class OutboxChatStore:
     async def expired_documents(self, now: datetime) -> list[DocumentRecord]:
         return await self._inner.expired_documents(now)
 
+    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
+        return await self._inner.mark_document_ready(doc_id, user_id=user_id)
+
+    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
+        return await self._inner.pending_documents(created_before)
+
     async def ping(self) -> None:
         await self._inner.ping()
 

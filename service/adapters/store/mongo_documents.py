@@ -86,6 +86,7 @@ def document_doc(record: DocumentRecord) -> dict[str, Any]:
         "expires_at": as_utc(record.expires_at),
         "held_back": record.held_back,
         "held_back_reasons": list(record.held_back_reasons),
+        "state": record.state,
     }
 
 
@@ -99,4 +100,5 @@ def document_record(doc: dict[str, Any]) -> DocumentRecord:
         expires_at=as_utc(doc["expires_at"]),
         held_back=int(doc.get("held_back", 0)),
         held_back_reasons=tuple(doc.get("held_back_reasons", ())),
+        state="pending" if doc.get("state") == "pending" else "ready",  # older records: ready
     )

@@ -42,6 +42,7 @@ HISTORY_TTL_SECONDS = 30 * 24 * 3600
 DOCUMENT_TTL_GRACE_SECONDS = 24 * 3600
 _DRIVER_ERRORS = (PyMongoError, MongoEcoError, sqlite3.Error, OSError)
 _DUPLICATE_KEY = 11000
+_READY = {"state": {"$ne": "pending"}}  # records written before upload states count as ready
 HISTORY_INDEX = "user_created_desc"
 
 _INDEXES: dict[str, list[dict[str, Any]]] = {
@@ -52,6 +53,7 @@ _INDEXES: dict[str, list[dict[str, Any]]] = {
     ],
     "documents": [
         {"key": {"user_id": 1, "expires_at": 1}, "name": "user_expires"},
+        {"key": {"state": 1, "created_at": 1}, "name": "state_created"},
         {"key": {"expires_at": 1}, "name": "ttl", "expireAfterSeconds": DOCUMENT_TTL_GRACE_SECONDS},
     ],
 }
@@ -160,7 +162,17 @@ class MongoStore:
         await self._insert_new("documents", docs.document_doc(record), "document id taken")
 
     async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]:
-        query = {"user_id": user_id, "expires_at": {"$gt": docs.as_utc(now)}}
+        query = {"user_id": user_id, "expires_at": {"$gt": docs.as_utc(now)}, **_READY}
+        return await self._documents(query, [("created_at", 1), ("_id", 1)])
+
+    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
+        query = {"_id": doc_id, "user_id": user_id, "state": "pending"}
+        with _driver_errors():
+            result = await self._db.documents.update_one(query, {"$set": {"state": "ready"}})
+        return bool(result.matched_count == 1)
+
+    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
+        query = {"state": "pending", "created_at": {"$lte": docs.as_utc(created_before)}}
         return await self._documents(query, [("created_at", 1), ("_id", 1)])
 
     async def delete_document(self, doc_id: str, *, user_id: str) -> bool:

@@ -8,6 +8,9 @@ Stored payload = the port's payload + two reserved keys:
   booleans in `MatchValue` into integers and matches nothing (True and False, with or without a
   bool index, also in `must_not`), so no filter may rely on a boolean. The server adapter uses
   the same layout so both hold identical data and one contract suite covers both.
+
+An upload's points carry `upload_state` (pipelines/ports/vector.py): the personal search
+excludes "pending" ones (a `must_not`, so points written before the key existed still count).
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pipelines.ports import LAYOUT_KEY, IndexedDocument, IndexPoint, SearchHit, StoreUnavailable
+from pipelines.ports import (
+    LAYOUT_KEY,
+    PENDING,
+    UPLOAD_STATE_KEY,
+    IndexedDocument,
+    IndexPoint,
+    SearchHit,
+    StoreUnavailable,
+)
 
 POINT_ID_KEY = "point_id"
 SCOPE_KEY = "scope"
@@ -35,6 +46,7 @@ PAYLOAD_INDEXES: dict[str, IndexKind] = {
     "doc_id": "keyword",
     "parent_id": "keyword",
     "expires_at": "integer",
+    UPLOAD_STATE_KEY: "keyword",
 }
 CORE_DOC_FIELDS = ["doc_id", "content_hash", "source_root", LAYOUT_KEY]
 SPARSE = "bm25"  # the sparse vector's name (IDF modifier); the dense vector stays unnamed
@@ -48,12 +60,14 @@ class IndexLocked(StoreUnavailable):
 
 @dataclass(frozen=True)
 class Condition:
-    """One `must` condition: `key == equals`, or a range `key > gt` / `key <= lte`."""
+    """One `must` condition: `key == equals`, or a range `key > gt` / `key <= lte`;
+    `excluded`: a `must_not` instead (the point must not match it)."""
 
     key: str
     equals: str | None = None
     gt: float | None = None
     lte: float | None = None
+    excluded: bool = False
 
 
 def point_uuid(point_id: str) -> str:
@@ -113,6 +127,7 @@ def personal_children(user_id: str, now: datetime) -> list[Condition]:
         Condition(SCOPE_KEY, equals=TEMPORARY),
         Condition("uploaded_by", equals=user_id),
         Condition("expires_at", gt=epoch_seconds(now)),
+        Condition(UPLOAD_STATE_KEY, equals=PENDING, excluded=True),
     ]
 
 

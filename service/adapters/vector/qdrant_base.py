@@ -1,9 +1,10 @@
-"""What both Qdrant adapters do the same way, on top of three SDK-specific steps.
+"""What both Qdrant adapters do the same way, on top of four SDK-specific steps.
 
-The port's searches, scrolls and deletes are written here once, in terms of `Condition`s
-(service/adapters/vector/filters.py). Each adapter provides only the round trips, in its SDK's
-types: `_search_batch` (several filtered searches, dense or sparse, in one request), `_core_page`
-(one scroll page of core points) and `_delete` (the points matching a filter).
+The port's searches, scrolls, deletes and payload updates are written here once, in terms of
+`Condition`s (service/adapters/vector/filters.py). Each adapter provides only the round trips, in
+its SDK's types: `_search_batch` (several filtered searches, dense or sparse, in one request),
+`_core_page` (one scroll page of core points), `_delete` (the points matching a filter) and
+`_set_payload` (keys set on the points matching a filter).
 
 Hybrid search: `dual_search` with a sparse query sends four searches in the one request (dense
 and sparse, core and personal, same filters) and returns both rankings with their own scores.
@@ -17,7 +18,14 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from pipelines.ports import DualSearchResult, IndexedDocument, SearchHit, SparseVector
+from pipelines.ports import (
+    READY,
+    UPLOAD_STATE_KEY,
+    DualSearchResult,
+    IndexedDocument,
+    SearchHit,
+    SparseVector,
+)
 from service.adapters.vector import filters as vf
 
 # one search of a batch: its filter, its limit, and whether it runs on the sparse vector
@@ -60,6 +68,10 @@ class QdrantIndexBase(ABC):
     async def _delete(self, conditions: list[vf.Condition]) -> None:
         """Removes every point matching all of `conditions`."""
 
+    @abstractmethod
+    async def _set_payload(self, conditions: list[vf.Condition], payload: dict[str, Any]) -> None:
+        """Sets `payload`'s keys on every point matching all of `conditions`."""
+
     async def dual_search(
         self,
         vector: Sequence[float],
@@ -100,6 +112,9 @@ class QdrantIndexBase(ABC):
 
     async def delete_temporary(self, doc_id: str, *, user_id: str) -> None:
         await self._delete(vf.temporary_document(doc_id, user_id))
+
+    async def publish_temporary(self, doc_id: str, *, user_id: str) -> None:
+        await self._set_payload(vf.temporary_document(doc_id, user_id), {UPLOAD_STATE_KEY: READY})
 
     async def delete_expired(self, now: datetime) -> None:
         await self._delete(vf.expired(now))

@@ -41,12 +41,14 @@ __all__ = ["IndexLocked", "QdrantEdgeIndex"]
 
 def _filter(conditions: list[vf.Condition]) -> qe.Filter:
     must: list[Any] = []
+    must_not: list[Any] = []
     for c in conditions:
         if c.equals is not None:
-            must.append(qe.FieldCondition(c.key, match=qe.MatchValue(c.equals)))
+            condition = qe.FieldCondition(c.key, match=qe.MatchValue(c.equals))
         else:
-            must.append(qe.FieldCondition(c.key, range=qe.RangeFloat(gt=c.gt, lte=c.lte)))
-    return qe.Filter(must=must)
+            condition = qe.FieldCondition(c.key, range=qe.RangeFloat(gt=c.gt, lte=c.lte))
+        (must_not if c.excluded else must).append(condition)
+    return qe.Filter(must=must, must_not=must_not or None)
 
 
 def _index_schema(kind: vf.IndexKind) -> Any:
@@ -199,6 +201,9 @@ class QdrantEdgeIndex(QdrantIndexBase):
 
     async def _delete(self, conditions: list[vf.Condition]) -> None:
         await self._update(qe.UpdateOperation.delete_points_by_filter(_filter(conditions)))
+
+    async def _set_payload(self, conditions: list[vf.Condition], payload: dict[str, Any]) -> None:
+        await self._update(qe.UpdateOperation.set_payload_by_filter(_filter(conditions), payload))
 
     async def count(self) -> int:
         return await self._call(lambda s: s.count(qe.CountRequest(exact=True)), offload=False)

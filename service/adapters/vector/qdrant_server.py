@@ -29,12 +29,15 @@ _log = logging.getLogger(__name__)
 
 def _filter(conditions: list[vf.Condition]) -> models.Filter:
     must: list[models.Condition] = []
+    must_not: list[models.Condition] = []
     for c in conditions:
         if c.equals is not None:
-            must.append(models.FieldCondition(key=c.key, match=models.MatchValue(value=c.equals)))
+            match = models.MatchValue(value=c.equals)
+            condition = models.FieldCondition(key=c.key, match=match)
         else:
-            must.append(models.FieldCondition(key=c.key, range=models.Range(gt=c.gt, lte=c.lte)))
-    return models.Filter(must=must)
+            condition = models.FieldCondition(key=c.key, range=models.Range(gt=c.gt, lte=c.lte))
+        (must_not if c.excluded else must).append(condition)
+    return models.Filter(must=must, must_not=must_not or None)
 
 
 def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.IntegerIndexParams:
@@ -166,6 +169,12 @@ class QdrantServerIndex(QdrantIndexBase):
     async def _delete(self, conditions: list[vf.Condition]) -> None:
         selector = models.FilterSelector(filter=_filter(conditions))
         await self._guard(self._client.delete(self.collection, points_selector=selector, wait=True))
+
+    async def _set_payload(self, conditions: list[vf.Condition], payload: dict[str, Any]) -> None:
+        selector = models.FilterSelector(filter=_filter(conditions))
+        await self._guard(
+            self._client.set_payload(self.collection, payload, points=selector, wait=True)
+        )
 
     async def count(self) -> int:
         result = await self._guard(self._client.count(self.collection, exact=True))

@@ -1,0 +1,123 @@
+"""Acceptance: a real `kill -9` of `warden serve` in the middle of an upload. The process is
+killed right after it wrote the upload's pending record, while it embeds the chunks; the
+folder then holds that pending record. A new process on the folder lists nothing, serves
+nothing of it and holds none of its vectors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+
+from service.adapters.store.mongo_open import STORE_DIR, open_embedded_store
+from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
+from service.app import create_app
+from service.bootstrap import build_container
+from tests.e2e.conftest import ROOT, Prepared, copy_data, settings_for
+from tests.e2e.test_restart_e2e import ACCOUNT, LOGIN, _warden_command
+from tests.integration.llm_server import free_port
+from tests.integration.test_service_real import _wait_until_up
+
+NAME = "tenancy-notes.txt"
+# ~200 chunks: embedding them takes seconds, so the kill lands mid-upload
+NOTES = "\n\n".join(
+    f"Note {n}. The tenant of flat {n} paid a deposit of {n * 100} rupees; the landlord must "
+    f"return it within {n % 30 + 1} days after the lease ends, minus documented repairs. "
+    "A receipt for every payment protects the tenant." * 2
+    for n in range(200)
+).encode()
+MINILM_DIM = 384
+
+
+def _store_files(data: Path) -> dict[str, tuple[int, int]]:
+    folder = data / STORE_DIR
+    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
+def _kill_mid_upload(data: Path, log: Path) -> str:
+    """`warden serve`: register, start the upload, kill -9 once the store was written."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WARDEN_", "LANGFUSE_"))}
+    env.update({"PYTHONPATH": str(ROOT), "WARDEN_DATA_DIR": str(data)})
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [*_warden_command(), "serve", "--port", str(port)],
+            env=env,
+            cwd=data.parent,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            _wait_until_up(url, server)
+            with httpx.Client(base_url=url, timeout=60) as client:
+                assert client.post("/v1/auth/register", json=ACCOUNT).status_code == 202
+                token = client.post("/v1/auth/token", data=LOGIN).json()["access_token"]
+            before = _store_files(data)
+            outcome: list[object] = []
+
+            def send() -> None:
+                files = {"file": (NAME, NOTES, "text/plain")}
+                headers = {"Authorization": f"Bearer {token}"}
+                try:
+                    with httpx.Client(base_url=url, timeout=120) as client:
+                        outcome.append(client.post("/v1/documents", files=files, headers=headers))
+                except httpx.TransportError as error:
+                    outcome.append(error)
+
+            sender = threading.Thread(target=send)
+            sender.start()
+            deadline = time.monotonic() + 60
+            while _store_files(data) == before and not outcome and time.monotonic() < deadline:
+                time.sleep(0.002)
+        finally:
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=30)
+            sender.join(timeout=30)
+    assert server.returncode == -signal.SIGKILL
+    assert outcome and isinstance(outcome[0], httpx.TransportError), outcome  # never answered
+    return token
+
+
+async def test_kill_9_mid_upload_leaves_nothing_after_restart(
+    prepared: Prepared, tmp_path: Path
+) -> None:
+    data = copy_data(prepared.data, tmp_path)
+    core = QdrantEdgeIndex.open(data / "qdrant", MINILM_DIM)
+    core_points = await core.count()
+    await core.close()
+
+    token = _kill_mid_upload(data, tmp_path / "serve.log")
+
+    store = await open_embedded_store(data)  # what the kill left, before any clean-up
+    try:
+        pending = await store.pending_documents(created_before=_far_future())
+        assert [d.name for d in pending] == [NAME], pending
+    finally:
+        await store.close()
+
+    container = await build_container(settings_for(data))  # the restart: clean-up first
+    transport = httpx.ASGITransport(app=create_app(container))
+    try:
+        assert await container.deps.index.count() == core_points  # no vector of it is left
+        assert await container.store.pending_documents(_far_future()) == []
+        async with httpx.AsyncClient(transport=transport, base_url="http://warden.test") as api:
+            headers = {"Authorization": f"Bearer {token}"}
+            listed = await api.get("/v1/documents", headers=headers)
+            assert listed.status_code == 200 and listed.json() == [], listed.text
+            question = {"message": "When must the landlord return the deposit of flat 7?"}
+            answer = await api.post("/v1/chat", json=question, headers=headers)
+            assert answer.status_code == 200, answer.text
+            assert NAME not in {s["source"] for s in answer.json()["sources"]}
+    finally:
+        await container.close()
+
+
+def _far_future() -> datetime:
+    return datetime.now(UTC) + timedelta(days=1)
