@@ -35,10 +35,11 @@ def pasted_parts(text: str) -> list[str]:
 
 
 def outside_quotes(text: str) -> str | None:
-    """The message with each quoted passage replaced by an ellipsis; None without quotes."""
+    """The message with each quoted passage replaced by an ellipsis; None without quotes. The
+    ellipsis is one character ("\u2026"): it ends no sentence, so the report stays one clause."""
     if not _QUOTED.search(text):
         return None
-    return _QUOTED.sub(" ... ", text)
+    return _QUOTED.sub(" \u2026 ", text)
 
 
 def spare_quoted_mention(

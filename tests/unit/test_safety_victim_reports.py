@@ -11,6 +11,8 @@ from pipelines.safety.classify import classify_message
 from tests.unit._safety_rules import shipped_rules
 
 VICTIMS = [
+    'My neighbour shouts "you dirty whore" whenever I pass, what can I do?',
+    'They wrote "kill yourself you worthless piece of shit" on my wall',  # no "?": to the writer
     "Got an email: 'delete your post or we leak your photos, you slut'. please help",
     'Received an SMS "pay now or you are dead, you bastard" need help urgently',
     "He keeps calling me a worthless whore, please help",
