@@ -78,8 +78,16 @@ async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.code, exc.detail, exc.status, exc.headers)
 
 
+def _unparsable_json(exc: HTTPException) -> bool:
+    """FastAPI's 400 for a JSON body it could not decode at all (not UTF-8: a ValueError;
+    nested too deep: a RecursionError), as opposed to bad JSON text (its own 422)."""
+    return exc.status_code == 400 and isinstance(exc.__cause__, ValueError | RecursionError)
+
+
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if _unparsable_json(exc):
+        return error_response("malformed_json", "The request body is not valid JSON.", 422)
     code = getattr(exc, "code", None) or _CODE_FOR_STATUS.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
     return error_response(code, detail, exc.status_code, exc.headers)
