@@ -19,6 +19,7 @@ from service.chat import AcceptedMessage, ChatService
 from service.container import Container
 from service.documents.service import DocumentService
 from service.errors import ServiceError
+from service.http import patterns
 from service.rate_limit import retry_after_header
 
 # auto_error=False: a missing token is reported in our own error shape.
@@ -34,7 +35,7 @@ class ChatRequest(BaseModel):
     message: Annotated[
         str,
         Field(
-            json_schema_extra={"minLength": 1, "pattern": r"\S"},
+            json_schema_extra={"minLength": 1, "pattern": patterns.NOT_BLANK},
             description="At most WARDEN_MAX_MESSAGE_CHARS characters (default 4000; 413 "
             "`message_too_large` beyond), not only white space (422 `empty_message`).",
         ),

@@ -33,6 +33,7 @@ _MULTIPART_BODY: dict[str, Any] = {
                 "schema": {
                     "type": "object",
                     "required": ["file"],
+                    "additionalProperties": False,
                     "properties": {"file": {"type": "string", "format": "binary"}},
                 }
             }

@@ -136,3 +136,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert exited.value.code == 0
     assert re.fullmatch(r"warden \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
+
+
+async def test_a_405_allows_every_method_of_the_path(kit: Kit) -> None:
+    headers = await kit.headers_for("asha@example.org")
+    response = await kit.client.request("PUT", "/v1/documents", headers=headers)
+
+    assert response.status_code == 405
+    assert response.headers["allow"] == "GET, POST"
+    head = await kit.client.head("/v1/documents", headers=headers)
+    assert head.status_code == 405 and head.headers["allow"] == "GET, POST"
