@@ -13,6 +13,7 @@ from pipelines.ports import HistoryCursor
 from service.answer import ChatAnswer, answer_json
 from service.errors import ServiceError, responses
 from service.http.deps import AcceptedDep, ChatDep, CurrentUser, RateLimitedUser
+from service.http.idempotency import IdempotencyKey, IdempotentDep
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 
@@ -51,10 +52,19 @@ def decode_cursor(text: str) -> HistoryCursor:
     return HistoryCursor(_EPOCH + timedelta(microseconds=int(text[:14], 16)), _ROLES[int(text[14])])
 
 
-@router.post("", response_model=ChatAnswer, responses=responses(401, 413, 422, 429))
-async def post_chat(user: RateLimitedUser, message: AcceptedDep, chat: ChatDep) -> Response:
+@router.post("", response_model=ChatAnswer, responses=responses(401, 409, 413, 422, 429, 503))
+async def post_chat(
+    user: RateLimitedUser,
+    message: AcceptedDep,
+    chat: ChatDep,
+    key: IdempotencyKey,
+    idempotent: IdempotentDep,
+) -> Response:
     """A rejected (abusive) message is an answer too: 200 with route `reject`."""
-    outcome = await chat.answer(user, message)
+    if key is None:
+        outcome = await chat.answer(user, message)
+    else:
+        outcome = await idempotent.answer(user, message, key)
     return Response(answer_json(outcome), media_type="application/json")
 
 
