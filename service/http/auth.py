@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, status
 from fastapi.security import OAuth2PasswordRequestForm
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from service.errors import responses
 from service.http import patterns
@@ -24,11 +24,15 @@ REGISTER_ACCEPTED = (
 )
 
 
+_MAX_AS_SENT = {"email": 254, "password": 128, "name": 100}
+
+
 class RegisterRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    # White space around a value is stripped before the checks; the patterns (documentation
-    # only, the checks are the lengths and EMAIL_FORM) say the same of the raw value.
+    # White space around a value is stripped before the checks but the maximum lengths,
+    # which count the value as sent; the patterns (documentation only, the checks are the
+    # lengths and EMAIL_FORM) say the same of the value as sent.
     email: str = Field(max_length=254, json_schema_extra={"pattern": patterns.EMAIL})
     password: str = Field(
         min_length=8, max_length=128, json_schema_extra={"pattern": patterns.at_least_stripped(8)}
@@ -36,6 +40,14 @@ class RegisterRequest(BaseModel):
     name: str = Field(
         min_length=1, max_length=100, json_schema_extra={"pattern": patterns.NOT_STRIPPED}
     )
+
+    @field_validator("email", "password", "name", mode="before")
+    @classmethod
+    def _at_most_as_sent(cls, value: object, info: ValidationInfo) -> object:
+        limit = _MAX_AS_SENT[info.field_name or ""]
+        if isinstance(value, str) and len(value) > limit:
+            raise ValueError(f"at most {limit} characters")
+        return value
 
     @field_validator("email")
     @classmethod

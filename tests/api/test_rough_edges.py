@@ -146,3 +146,13 @@ async def test_a_405_allows_every_method_of_the_path(kit: Kit) -> None:
     assert response.headers["allow"] == "GET, POST"
     head = await kit.client.head("/v1/documents", headers=headers)
     assert head.status_code == 405 and head.headers["allow"] == "GET, POST"
+
+
+async def test_register_lengths_count_the_value_as_sent(kit: Kit) -> None:
+    padded = "\u00a0" * 10 + "a@" + "b" * 240 + ".org"  # 246 once stripped, 256 as sent
+    body = {"email": padded, "password": "correct horse battery", "name": "Asha"}
+    response = await kit.client.post("/v1/auth/register", json=body)
+
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", "email"]
+    assert (await kit.register(padded.strip())).status_code == 202
