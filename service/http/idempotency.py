@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header
 
@@ -11,6 +11,12 @@ from service.idempotency_keys import KEY_MAX, KEY_MIN, KEY_PATTERN, check_key
 from service.idempotent_chat import IdempotentChats
 
 HEADER = "Idempotency-Key"
+
+
+def _key_schema(schema: dict[str, Any]) -> None:
+    """A string of the key's shape (absent is allowed by `required: false`, not by null)."""
+    schema.pop("anyOf", None)
+    schema.update(type="string", pattern=KEY_PATTERN, minLength=KEY_MIN, maxLength=KEY_MAX)
 
 
 async def idempotency_key(
@@ -22,7 +28,7 @@ async def idempotency_key(
             "same user and message get the stored answer, and nothing is stored twice. "
             "422 `invalid_idempotency_key` for a malformed key, 409 `idempotency_key_reused` "
             "for another message, 409 `idempotency_key_in_use` while the first still runs.",
-            json_schema_extra={"pattern": KEY_PATTERN, "minLength": KEY_MIN, "maxLength": KEY_MAX},
+            json_schema_extra=_key_schema,
         ),
     ] = None,
 ) -> str | None:
