@@ -10,6 +10,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
+from pipelines.ports import StoreUnavailable
 from tests.api.conftest import Kit, KitFactory
 from tests.api.test_chat import ABUSIVE
 from tests.api.test_stream import (
@@ -198,3 +199,29 @@ async def test_a_rejected_message_with_a_key_is_answered_once(kit: Kit) -> None:
     headers = keyed(await kit.headers_for("asha@example.org"))
     first, again = await chat(kit, headers, ABUSIVE), await chat(kit, headers, ABUSIVE)
     assert first.json()["route"] == "reject" and again.content == first.content
+
+
+class DownRecords:
+    """An IdempotencyStore whose database is down."""
+
+    async def claim(self, *args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("down")
+
+    async def complete(self, *args: object) -> None:
+        raise StoreUnavailable("down")
+
+    async def release(self, *args: object) -> None:
+        raise StoreUnavailable("down")
+
+
+async def test_a_key_that_cannot_be_claimed_is_503_and_runs_nothing(make_kit: KitFactory) -> None:
+    model = FakeChatModel(replies=[REPLY])
+    kit = await seeded(make_kit, chat_model=model)
+    kit.container.idempotent.records = DownRecords()
+    headers = await kit.headers_for("asha@example.org")
+    for path in ("/v1/chat", "/v1/chat/stream"):
+        response = await chat(kit, keyed(headers), path=path)
+        assert response.status_code == 503
+        assert response.json()["error"] == "store_unavailable"
+    assert not model.calls and not kit.store.chats
+    assert (await chat(kit, headers)).status_code == 200  # without a key, chats go on
