@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 import sys
+from datetime import UTC, datetime
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from pipelines.ports import HistoryCursor
+from service.errors import ServiceError
 from service.http import patterns
 from service.http.auth import EMAIL_FORM
+from service.http.chat import CURSOR_PATTERN, decode_cursor, encode_cursor
 
 SPACES = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
 OTHERS = ["a", "\ufeff", "\u200b", "\x00", "\x1b", "é"]
@@ -51,3 +55,22 @@ def test_the_email_pattern_is_the_check_after_stripping(email: str) -> None:
 def test_at_least_stripped(text: str) -> None:
     expected = len(pydantic_strip(text)) >= 8
     assert bool(re.search(patterns.at_least_stripped(8), text)) == expected
+
+
+@pytest.mark.parametrize(
+    "cursor", ["000000000000000", "000000000000001", "fffffffffffff1", "fffffffffffffff"]
+)  # fmt: skip
+def test_every_cursor_of_the_documented_shape_is_valid(cursor: str) -> None:
+    shaped = re.fullmatch(CURSOR_PATTERN, cursor) is not None
+    if shaped:
+        assert encode_cursor(decode_cursor(cursor)) == cursor
+    else:
+        with pytest.raises(ServiceError):
+            decode_cursor(cursor)
+
+
+def test_a_cursor_keeps_its_position() -> None:
+    at = datetime(2026, 12, 2, 9, 45, 1, 123000, tzinfo=UTC)
+    for role in ("user", "assistant"):
+        cursor = HistoryCursor(at, role)  # type: ignore[arg-type]
+        assert decode_cursor(encode_cursor(cursor)) == cursor
