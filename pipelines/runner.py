@@ -47,15 +47,23 @@ class ChatPipeline:
         user_id: str,
         user_name: str,
         listener: Listener | None = None,
+        turn_id: str = "",
     ) -> ChatOutcome:
         """Runs one message that `classify` has judged. With a `listener`, it gets `Started`
         first, then the generated answer's restored pieces as `Token`s (none off the generated
-        path; a `Retract` before a retried attempt's). The outcome is the same as without one."""
+        path; a `Retract` before a retried attempt's). The outcome is the same as without one.
+        A given `turn_id` makes the history save idempotent across runs of the same request."""
         if not user_id:
             raise ValueError("answer needs the user id from the verified token")
         started = time.perf_counter()
         turn = ChatTurn(
-            query, user_id, user_name, new_trace_id(), started, streamed=listener is not None
+            query,
+            user_id,
+            user_name,
+            new_trace_id(),
+            started,
+            streamed=listener is not None,
+            turn_id=turn_id,
         )
         with metering() as calls:
             if listener is not None:

@@ -50,6 +50,7 @@ class ChatTurn:
     started_at: float  # time.perf_counter() when the request began
     history: tuple[Message, ...] = ()  # raw recent turns, oldest first (question route only)
     streamed: bool = False  # the edge shows the generated answer as the model writes it
+    turn_id: str = ""  # the history's id for this turn; empty: a new random one
 
 
 @dataclass(frozen=True)

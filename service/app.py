@@ -18,6 +18,7 @@ from service.documents.sweeper import start_sweeper
 from service.errors import CatchAllMiddleware, install_error_handlers
 from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
+from service.http.docs import install_docs
 from service.http.fast_reject import FastRejectMiddleware
 from service.settings import Settings
 
@@ -71,12 +72,17 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         version="0.1.0",
         summary="Guarded retrieval-augmented chat",
         lifespan=lifespan,
+        docs_url=None,  # install_docs: Swagger UI from local files
+        redoc_url=None,
+        redirect_slashes=False,  # `/v1/documents/` is a JSON 404, not a redirect
     )
     app.state.container = container
     install_error_handlers(app)
     app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
-    for module in (health, auth, chat, stream, documents, metrics):
+    for module in (health, auth, chat, stream, documents):
         app.include_router(module.router)
+    app.include_router(metrics.router_for(settings.metrics_token))
+    install_docs(app)
     return app

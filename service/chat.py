@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,6 +24,7 @@ from service.metrics import ChatMetrics
 
 log = logging.getLogger("warden.chat")
 HISTORY_DAYS = 30
+Settle = Callable[[ChatOutcome | None], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,15 @@ class ChatService:
         return AcceptedMessage(message, self.pipeline.classify(message))
 
     async def answer(
-        self, caller: Principal, message: AcceptedMessage | str, *, listener: Listener | None = None
+        self,
+        caller: Principal,
+        message: AcceptedMessage | str,
+        *,
+        listener: Listener | None = None,
+        turn_id: str = "",
     ) -> ChatOutcome:
-        """One message through the pipeline; the chat is counted either way."""
+        """One message through the pipeline; the chat is counted either way. A `turn_id`
+        (a retried request's) stores its history turn once however often it runs."""
         accepted = message if isinstance(message, AcceptedMessage) else self.accept(message)
         try:
             outcome = await self.pipeline.answer(
@@ -79,6 +86,7 @@ class ChatService:
                 user_id=caller.user_id,
                 user_name=caller.name,
                 listener=listener,
+                turn_id=turn_id,
             )
         except Exception:
             self.metrics.observe_failure()
@@ -87,20 +95,31 @@ class ChatService:
         return outcome
 
     async def stream(
-        self, caller: Principal, message: AcceptedMessage | str
+        self,
+        caller: Principal,
+        message: AcceptedMessage | str,
+        *,
+        turn_id: str = "",
+        settle: Settle | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """The same chat as typed events. It runs in a task of its own: a client that goes
-        away does not cancel it, so the turn is saved, traced and counted exactly once."""
+        away does not cancel it, so the turn is saved, traced and counted exactly once. That
+        task hands `settle` the outcome (None if the chat failed) before the last event."""
         accepted = message if isinstance(message, AcceptedMessage) else self.accept(message)
         queue: asyncio.Queue[StreamUpdate | ChatOutcome | None] = asyncio.Queue()
 
         async def run() -> None:
+            outcome = None
             try:
-                queue.put_nowait(await self.answer(caller, accepted, listener=queue.put_nowait))
+                outcome = await self.answer(
+                    caller, accepted, listener=queue.put_nowait, turn_id=turn_id
+                )
             except Exception as exc:  # noqa: BLE001 - reported as a `Failed` event
                 frames = "".join(traceback.format_tb(exc.__traceback__))
                 log.error("streamed chat failed: %s\n%s", type(exc).__name__, frames)
-                queue.put_nowait(None)
+            if settle is not None:
+                await settle(outcome)
+            queue.put_nowait(outcome)
 
         task = asyncio.create_task(run())
         self._running.add(task)

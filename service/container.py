@@ -18,6 +18,7 @@ from service.auth.accounts import AccountService
 from service.auth.tokens import TokenService
 from service.chat import ChatService
 from service.documents.service import DocumentService
+from service.idempotent_chat import IdempotentChats
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
@@ -38,6 +39,7 @@ class Container:
     settings: Settings
     deps: PipelineDeps  # metered ports, as the pipeline sees them
     chat: ChatService
+    idempotent: IdempotentChats  # the chat, for requests with an Idempotency-Key
     documents: DocumentService
     accounts: AccountService  # register and log in; its `throttle` guards both
     store: Store  # metered, through the history outbox: users, documents, history

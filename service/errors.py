@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("warden.errors")
@@ -78,11 +79,37 @@ async def _service_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.code, exc.detail, exc.status, exc.headers)
 
 
-async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+def _unparsable_json(exc: HTTPException) -> bool:
+    """FastAPI's 400 for a JSON body it could not decode at all (not UTF-8: a ValueError;
+    nested too deep: a RecursionError), as opposed to bad JSON text (its own 422)."""
+    return exc.status_code == 400 and isinstance(exc.__cause__, ValueError | RecursionError)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route takes at this path (Starlette's 405 names one route's only)."""
+    routes = request.app.router.routes
+    return ", ".join(
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    )
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if _unparsable_json(exc):
+        return error_response("malformed_json", "The request body is not valid JSON.", 422)
     code = getattr(exc, "code", None) or _CODE_FOR_STATUS.get(exc.status_code, "http_error")
     detail = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-    return error_response(code, detail, exc.status_code, exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = allowed_methods(request)
+    return error_response(code, detail, exc.status_code, headers)
 
 
 _FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")

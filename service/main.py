@@ -65,6 +65,7 @@ def serve(settings: Settings, host: str, port: int) -> int:
     import uvicorn
 
     from service.app import create_app
+    from service.http.header_limit import HeaderCappedProtocol
 
     url = f"http://{host}:{port}"
     with data_dir_lock(settings, "serve", url):
@@ -73,6 +74,7 @@ def serve(settings: Settings, host: str, port: int) -> int:
             host=host,
             port=port,
             workers=1,
+            http=HeaderCappedProtocol,  # 431 `headers_too_large` past 32 KiB of headers
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
         )
         uvicorn.Server(config).run()

@@ -20,7 +20,7 @@ HISTORY_UNAVAILABLE = "history_unavailable"
 def turn_records(state: PipelineState, deps: PipelineDeps) -> list[ChatRecord]:
     """The user's raw message and the restored answer: the store lives inside the service."""
     turn, route = state["turn"], state["verdict"].route
-    turn_id, now = uuid.uuid4().hex, deps.clock()
+    turn_id, now = turn.turn_id or uuid.uuid4().hex, deps.clock()
     return [
         ChatRecord(turn.user_id, "user", turn.query, now, turn_id, route),
         ChatRecord(turn.user_id, "assistant", state["answer"].response, now, turn_id, route),

@@ -1,6 +1,7 @@
 """The ports: small `typing.Protocol` interfaces the pipeline and ingestion call, and the
 plain records they carry. Adapters (service/adapters/) implement them; fakes in tests too."""
 
+from pipelines.ports.idempotency import IdempotencyRecord, IdempotencyStore
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
 from pipelines.ports.sparse import SparseVector
@@ -46,6 +47,8 @@ __all__ = [
     "DocumentRecord",
     "DocumentRegistry",
     "HistoryCursor",
+    "IdempotencyRecord",
+    "IdempotencyStore",
     "DualSearchResult",
     "Embedder",
     "IndexPoint",

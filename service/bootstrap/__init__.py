@@ -12,7 +12,15 @@ from collections.abc import Callable
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
-from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from pipelines.ports import (
+    ChatModel,
+    Embedder,
+    IdempotencyStore,
+    PiiDetector,
+    Store,
+    Tracer,
+    VectorIndex,
+)
 from pipelines.runner import ChatPipeline
 from pipelines.safety.classify import classify_message
 from pipelines.safety.documents import screen_chunk
@@ -27,6 +35,7 @@ from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
 )
 from service.bootstrap.adapters import (
+    idempotency_for,
     open_detector,
     open_embedder,
     open_index,
@@ -41,6 +50,7 @@ from service.chat import ChatService
 from service.container import Closer, Container
 from service.documents.limits import DocumentLimits
 from service.documents.service import DocumentService
+from service.idempotent_chat import IdempotentChats
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
 from service.rate_limit import SlidingWindowLimiter
@@ -104,6 +114,7 @@ async def build_container(
     passwords: Passwords | None = None,
     config: PipelineConfig | None = None,
     classifier: Classifier | None = None,
+    idempotency: IdempotencyStore | None = None,
 ) -> Container:
     """Opens what is not given; if anything fails, what was opened is closed again.
 
@@ -169,6 +180,9 @@ async def build_container(
             settings=settings,
             deps=deps,
             chat=chat,
+            idempotent=IdempotentChats(
+                chat, idempotency or idempotency_for(store), clock=lambda: deps.clock()
+            ),
             documents=documents,
             accounts=accounts,
             store=metered_store,

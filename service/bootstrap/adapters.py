@@ -8,7 +8,15 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from pipelines.ports import (
+    ChatModel,
+    Embedder,
+    IdempotencyStore,
+    PiiDetector,
+    Store,
+    Tracer,
+    VectorIndex,
+)
 from service.container import Probe
 from service.settings import Settings
 
@@ -44,6 +52,17 @@ async def open_store(settings: Settings) -> Store:
         uri = settings.mongodb_uri.get_secret_value()
         return await open_server_store(uri, database=settings.mongodb_database)
     return await open_embedded_store(settings.data_dir)
+
+
+def idempotency_for(store: Store) -> IdempotencyStore:
+    """Idempotency records beside the store's own collections; in memory for any other store."""
+    from service.adapters.store.memory_idempotency import MemoryIdempotency
+    from service.adapters.store.mongo_idempotency import MongoIdempotency
+    from service.adapters.store.mongo_store import MongoStore
+
+    if isinstance(store, MongoStore):
+        return MongoIdempotency(store.database)
+    return MemoryIdempotency()
 
 
 async def open_detector() -> PiiDetector:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warden", description="Guarded retrieval-augmented chat.")
+    parser.add_argument("--version", action="version", version=f"warden {version('warden')}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="run the HTTP service")

@@ -9,31 +9,50 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, status
 from fastapi.security import OAuth2PasswordRequestForm
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from service.errors import responses
+from service.http import patterns
 from service.http.deps import ContainerDep
 
 router = APIRouter(prefix="/v1/auth", tags=["auth"])
 
 # Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is not checked.
-_EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)+$")
+EMAIL_FORM = re.compile(r"^[^@\s]{1,64}@[^@\s.]+(\.[^@\s.]+)+$")
 REGISTER_ACCEPTED = (
     "If this email can be registered, the account is ready: request a token at POST /v1/auth/token."
 )
 
 
+_MAX_AS_SENT = {"email": 254, "password": 128, "name": 100}
+
+
 class RegisterRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    email: str = Field(max_length=254)
-    password: str = Field(min_length=8, max_length=128)
-    name: str = Field(min_length=1, max_length=100)
+    # White space around a value is stripped before the checks but the maximum lengths,
+    # which count the value as sent; the patterns (documentation only, the checks are the
+    # lengths and EMAIL_FORM) say the same of the value as sent.
+    email: str = Field(max_length=254, json_schema_extra={"pattern": patterns.EMAIL})
+    password: str = Field(
+        min_length=8, max_length=128, json_schema_extra={"pattern": patterns.at_least_stripped(8)}
+    )
+    name: str = Field(
+        min_length=1, max_length=100, json_schema_extra={"pattern": patterns.NOT_STRIPPED}
+    )
+
+    @field_validator("email", "password", "name", mode="before")
+    @classmethod
+    def _at_most_as_sent(cls, value: object, info: ValidationInfo) -> object:
+        limit = _MAX_AS_SENT[info.field_name or ""]
+        if isinstance(value, str) and len(value) > limit:
+            raise ValueError(f"at most {limit} characters")
+        return value
 
     @field_validator("email")
     @classmethod
     def _valid_email(cls, value: str) -> str:
-        if not _EMAIL.fullmatch(value):
+        if not EMAIL_FORM.fullmatch(value):
             raise ValueError("not a valid email address")  # never echo the value
         return value.lower()
 

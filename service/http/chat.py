@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import base64
-from datetime import datetime
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
@@ -13,6 +13,7 @@ from pipelines.ports import HistoryCursor
 from service.answer import ChatAnswer, answer_json
 from service.errors import ServiceError, responses
 from service.http.deps import AcceptedDep, ChatDep, CurrentUser, RateLimitedUser
+from service.http.idempotency import IdempotencyKey, IdempotentDep
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 
@@ -32,27 +33,38 @@ class HistoryResponse(BaseModel):
     next_cursor: str | None = None
 
 
+# A cursor is the position's UTC time in microseconds since 1970 (14 hex digits: up to the
+# year 4253) and its role (0 user, 1 assistant): every string of this shape is a valid cursor,
+# so the OpenAPI pattern says exactly what the route accepts.
+CURSOR_PATTERN = r"^[0-9a-f]{14}[01]$"
+_ROLES: tuple[Literal["user", "assistant"], ...] = ("user", "assistant")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def encode_cursor(cursor: HistoryCursor) -> str:
-    raw = f"{cursor.created_at.isoformat()}|{cursor.role}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    micros = (cursor.created_at - _EPOCH) // timedelta(microseconds=1)
+    return f"{micros:014x}{_ROLES.index(cursor.role)}"
 
 
 def decode_cursor(text: str) -> HistoryCursor:
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
-        at, role = raw.rsplit("|", 1)
-        created_at = datetime.fromisoformat(at)
-        if role not in ("user", "assistant") or created_at.tzinfo is None:
-            raise ValueError(role)
-    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
-        raise ServiceError("invalid_request", "The history cursor is not valid.", 422) from None
-    return HistoryCursor(created_at, role)  # type: ignore[arg-type]
+    if not re.fullmatch(CURSOR_PATTERN, text):
+        raise ServiceError("invalid_request", "The history cursor is not valid.", 422)
+    return HistoryCursor(_EPOCH + timedelta(microseconds=int(text[:14], 16)), _ROLES[int(text[14])])
 
 
-@router.post("", response_model=ChatAnswer, responses=responses(401, 413, 422, 429))
-async def post_chat(user: RateLimitedUser, message: AcceptedDep, chat: ChatDep) -> Response:
+@router.post("", response_model=ChatAnswer, responses=responses(401, 409, 413, 422, 429, 503))
+async def post_chat(
+    user: RateLimitedUser,
+    message: AcceptedDep,
+    chat: ChatDep,
+    key: IdempotencyKey,
+    idempotent: IdempotentDep,
+) -> Response:
     """A rejected (abusive) message is an answer too: 200 with route `reject`."""
-    outcome = await chat.answer(user, message)
+    if key is None:
+        outcome = await chat.answer(user, message)
+    else:
+        outcome = await idempotent.answer(user, message, key)
     return Response(answer_json(outcome), media_type="application/json")
 
 
@@ -61,7 +73,7 @@ async def get_history(
     user: CurrentUser,
     chat: ChatDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    cursor: Annotated[str | None, Query(pattern=CURSOR_PATTERN)] = None,
 ) -> HistoryResponse:
     """The caller's own messages of the last 30 days, oldest first (newest `limit`); with
     `cursor` (a previous page's `next_cursor`), the `limit` messages before that page."""

@@ -12,13 +12,14 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import OAuth2PasswordBearer
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from service.auth.tokens import Principal, not_authenticated
 from service.chat import AcceptedMessage, ChatService
 from service.container import Container
 from service.documents.service import DocumentService
 from service.errors import ServiceError
+from service.http import patterns
 from service.rate_limit import retry_after_header
 
 # auto_error=False: a missing token is reported in our own error shape.
@@ -29,7 +30,16 @@ ACCEPTED_STATE = "warden_accepted_message"  # request.state: what the fast refus
 class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    message: str  # checked by ChatService.accept: 413 over the cap, 422 when empty
+    # Checked by ChatService.accept (413 over the cap, 422 `empty_message` when blank); the
+    # schema says the same (at least one non-space character) without a second check here.
+    message: Annotated[
+        str,
+        Field(
+            json_schema_extra={"minLength": 1, "pattern": patterns.NOT_BLANK},
+            description="At most WARDEN_MAX_MESSAGE_CHARS characters (default 4000; 413 "
+            "`message_too_large` beyond), not only white space (422 `empty_message`).",
+        ),
+    ]
 
 
 def container_of(request: Request) -> Container:

@@ -33,11 +33,19 @@ _MULTIPART_BODY: dict[str, Any] = {
                 "schema": {
                     "type": "object",
                     "required": ["file"],
+                    "additionalProperties": False,
                     "properties": {"file": {"type": "string", "format": "binary"}},
                 }
             }
         },
     }
+}
+
+
+# OpenAPI link: the `id` of an upload's answer is what DELETE /v1/documents/{doc_id} takes.
+_DELETE_LINK = {
+    "operationId": "delete_document_v1_documents__doc_id__delete",
+    "parameters": {"doc_id": "$response.body#/id"},
 }
 
 
@@ -107,7 +115,10 @@ async def read_upload(request: Request, limits: DocumentLimits) -> tuple[bytes, 
     status_code=201,
     dependencies=[Depends(refuse_declared_oversize)],  # runs first: before auth, before reading
     openapi_extra=_MULTIPART_BODY,
-    responses=responses(400, 401, 409, 413, 415, 422, 429, 503),
+    responses={
+        201: {"links": {"DeleteDocument": _DELETE_LINK}},
+        **responses(400, 401, 409, 413, 415, 422, 429, 503),
+    },
 )
 async def upload_document(
     request: Request, user: RateLimitedUser, documents: DocumentsDep

@@ -83,6 +83,8 @@ async def _caller_parts(request: Request) -> tuple[Container, Principal] | None:
     content_type = request.headers.get("content-type", "")
     if content_type.partition(";")[0].strip().lower() != "application/json":
         return None
+    if "idempotency-key" in request.headers:  # the route answers it, once per key
+        return None
     try:
         container = container_of(request)
         token = request.headers.get("authorization", "")

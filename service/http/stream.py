@@ -25,15 +25,16 @@ it, so the turn is saved to the history, traced and counted once, exactly as for
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from service.answer import answer_dict
 from service.chat_events import ChatEvent, Done, Failed, Reset, Started, Token
 from service.http.deps import AcceptedDep, ChatDep, RateLimitedUser
+from service.http.idempotency import IdempotencyKey, IdempotentDep
 
 router = APIRouter(prefix="/v1/chat", tags=["chat"])
 
@@ -58,6 +59,23 @@ def server_sent(event: ChatEvent) -> ServerSentEvent:
             return ServerSentEvent(event="error", data={"error": error, "detail": detail})
 
 
+async def chat_events(
+    user: RateLimitedUser,
+    message: AcceptedDep,
+    chat: ChatDep,
+    key: IdempotencyKey,
+    idempotent: IdempotentDep,
+) -> AsyncIterator[ChatEvent]:
+    """The chat's events; an Idempotency-Key is claimed here, before the response starts,
+    so its refusals are plain JSON errors."""
+    if key is None:
+        return chat.stream(user, message)
+    return await idempotent.stream(user, message, key)
+
+
+ChatEvents = Annotated[AsyncIterator[ChatEvent], Depends(chat_events)]
+
+
 @router.post(
     "/stream",
     response_class=EventSourceResponse,
@@ -67,11 +85,11 @@ def server_sent(event: ChatEvent) -> ServerSentEvent:
             "`reset` {} (discard the text shown; new tokens follow); `done` {the fields of "
             "POST /v1/chat}, or `error` {error, detail}."
         },
-        **_json_errors(401, 413, 422, 429),
+        **_json_errors(401, 409, 413, 422, 429, 503),
     },
 )
-async def post_chat_stream(
-    user: RateLimitedUser, message: AcceptedDep, chat: ChatDep
-) -> AsyncIterable[ServerSentEvent]:
-    async for event in chat.stream(user, message):
+async def post_chat_stream(events: ChatEvents) -> AsyncIterable[ServerSentEvent]:
+    """With an Idempotency-Key, a retry of a finished chat replays its answer as a stream:
+    `meta`, one `token` with the whole answer, `done`."""
+    async for event in events:
         yield server_sent(event)

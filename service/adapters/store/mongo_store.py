@@ -82,6 +82,11 @@ class MongoStore:
         self._indexes_ready = False
         self._heads = RecentHeads(db) if recent_heads else None
 
+    @property
+    def database(self) -> Any:
+        """The database, for adapters that keep a collection of their own beside these."""
+        return self._db
+
     async def ensure_indexes(self) -> None:
         """Creates the indexes (idempotent). Retried by ping and by the writes that rely on a
         unique index, for a store that was down when it was opened."""
