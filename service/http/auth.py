@@ -9,7 +9,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, status
 from fastapi.security import OAuth2PasswordRequestForm
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
 
 from service.errors import responses
 from service.http import patterns
@@ -34,7 +41,8 @@ class RegisterRequest(BaseModel):
     # which count the value as sent; the patterns (documentation only, the checks are the
     # lengths and EMAIL_FORM) say the same of the value as sent.
     email: str = Field(max_length=254, json_schema_extra={"pattern": patterns.EMAIL})
-    password: str = Field(
+    # kept as sent: login compares it as typed, spaces at its ends included
+    password: Annotated[str, StringConstraints(strip_whitespace=False)] = Field(
         min_length=8, max_length=128, json_schema_extra={"pattern": patterns.at_least_stripped(8)}
     )
     name: str = Field(
@@ -47,6 +55,13 @@ class RegisterRequest(BaseModel):
         limit = _MAX_AS_SENT[info.field_name or ""]
         if isinstance(value, str) and len(value) > limit:
             raise ValueError(f"at most {limit} characters")
+        return value
+
+    @field_validator("password")
+    @classmethod
+    def _long_enough(cls, value: str) -> str:
+        if len(value.strip()) < 8:
+            raise ValueError("at least 8 characters besides white space")
         return value
 
     @field_validator("email")

@@ -34,6 +34,13 @@ async def test_login_issues_a_bearer_token_whose_subject_is_opaque(kit: Kit) -> 
     assert user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
 
 
+async def test_a_password_is_kept_as_typed_spaces_at_its_ends_included(kit: Kit) -> None:
+    assert (await kit.register("asha@example.org", "  two words  ")).status_code == 202
+    assert (await kit.login("asha@example.org", "  two words  ")).status_code == 200
+    assert (await kit.login("asha@example.org", "two words")).status_code == 401
+    assert (await kit.register("ravi@example.org", "  short  ")).status_code == 422
+
+
 async def test_wrong_password_and_unknown_email_get_the_identical_answer(kit: Kit) -> None:
     await kit.register("asha@example.org")
     wrong_password = await kit.login("asha@example.org", "not the password")
