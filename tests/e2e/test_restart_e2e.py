@@ -5,10 +5,7 @@ question brings back the same sources. The served log carries no raw personal da
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,23 +18,12 @@ from tests.e2e.conftest import (
     EVENTS_LOGGER,
     PII_QUESTION,
     RAW_PII,
-    ROOT,
     Prepared,
     assert_ask_fields,
     copy_data,
     settings_for,
 )
-from tests.integration.llm_server import free_port
-from tests.integration.test_service_real import _wait_until_up
-
-ACCOUNT = {"email": "asha@example.org", "password": "long enough pw", "name": "Asha"}
-LOGIN = {"username": ACCOUNT["email"], "password": ACCOUNT["password"]}
-
-
-def _warden_command() -> list[str]:
-    """The installed `warden` console script when there is one, else the module."""
-    script = Path(sys.executable).parent / "warden"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "service.main"]
+from tests.e2e.serving import LOGIN, warden_serving
 
 
 def _sources(answer: dict[str, Any]) -> list[tuple[str, str]]:
@@ -46,34 +32,17 @@ def _sources(answer: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _first_life(data: Path, log: Path) -> tuple[str, dict[str, Any]]:
     """`warden serve` on `data`: register, log in, ask twice, then SIGTERM."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WARDEN_", "LANGFUSE_"))}
-    env.update({"PYTHONPATH": str(ROOT), "WARDEN_DATA_DIR": str(data)})
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [*_warden_command(), "serve", "--port", str(port)],
-            env=env,
-            cwd=data.parent,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            _wait_until_up(url, server)
-            with httpx.Client(base_url=url, timeout=60) as client:
-                assert client.post("/v1/auth/register", json=ACCOUNT).status_code == 202
-                token = client.post("/v1/auth/token", data=LOGIN).json()["access_token"]
-                headers = {"Authorization": f"Bearer {token}"}
-                first = client.post("/v1/chat", json={"message": BAIL_QUESTION}, headers=headers)
-                assert first.status_code == 200, first.text
-                pii = client.post("/v1/chat", json={"message": PII_QUESTION}, headers=headers)
-                assert pii.status_code == 200 and pii.json()["pii_found"] is True, pii.text
-        finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=60)
-    assert server.returncode in (0, -signal.SIGTERM)
-    return token, first.json()
+    with (
+        warden_serving(data, log, signal.SIGTERM) as serving,
+        httpx.Client(base_url=serving.url, timeout=60) as client,
+    ):
+        headers = serving.headers
+        first = client.post("/v1/chat", json={"message": BAIL_QUESTION}, headers=headers)
+        assert first.status_code == 200, first.text
+        pii = client.post("/v1/chat", json={"message": PII_QUESTION}, headers=headers)
+        assert pii.status_code == 200 and pii.json()["pii_found"] is True, pii.text
+    assert serving.process.returncode in (0, -signal.SIGTERM)
+    return serving.token, first.json()
 
 
 async def test_restart_keeps_sources_history_and_accounts(

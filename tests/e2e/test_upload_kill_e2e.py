@@ -5,9 +5,7 @@ nothing of it and holds none of its vectors."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -19,10 +17,8 @@ from service.adapters.store.mongo_open import STORE_DIR, open_embedded_store
 from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 from service.app import create_app
 from service.bootstrap import build_container
-from tests.e2e.conftest import ROOT, Prepared, copy_data, settings_for
-from tests.e2e.test_restart_e2e import ACCOUNT, LOGIN, _warden_command
-from tests.integration.llm_server import free_port
-from tests.integration.test_service_real import _wait_until_up
+from tests.e2e.conftest import Prepared, copy_data, settings_for
+from tests.e2e.serving import warden_serving
 
 NAME = "tenancy-notes.txt"
 # ~200 chunks: embedding them takes seconds, so the kill lands mid-upload
@@ -42,47 +38,29 @@ def _store_files(data: Path) -> dict[str, tuple[int, int]]:
 
 def _kill_mid_upload(data: Path, log: Path) -> str:
     """`warden serve`: register, start the upload, kill -9 once the store was written."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("WARDEN_", "LANGFUSE_"))}
-    env.update({"PYTHONPATH": str(ROOT), "WARDEN_DATA_DIR": str(data)})
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [*_warden_command(), "serve", "--port", str(port)],
-            env=env,
-            cwd=data.parent,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            _wait_until_up(url, server)
-            with httpx.Client(base_url=url, timeout=60) as client:
-                assert client.post("/v1/auth/register", json=ACCOUNT).status_code == 202
-                token = client.post("/v1/auth/token", data=LOGIN).json()["access_token"]
-            before = _store_files(data)
-            outcome: list[object] = []
+    outcome: list[object] = []
+    with warden_serving(data, log, signal.SIGKILL) as serving:
+        before = _store_files(data)
 
-            def send() -> None:
-                files = {"file": (NAME, NOTES, "text/plain")}
-                headers = {"Authorization": f"Bearer {token}"}
-                try:
-                    with httpx.Client(base_url=url, timeout=120) as client:
-                        outcome.append(client.post("/v1/documents", files=files, headers=headers))
-                except httpx.TransportError as error:
-                    outcome.append(error)
+        def send() -> None:
+            files = {"file": (NAME, NOTES, "text/plain")}
+            try:
+                with httpx.Client(base_url=serving.url, timeout=120) as client:
+                    outcome.append(
+                        client.post("/v1/documents", files=files, headers=serving.headers)
+                    )
+            except httpx.TransportError as error:
+                outcome.append(error)
 
-            sender = threading.Thread(target=send)
-            sender.start()
-            deadline = time.monotonic() + 60
-            while _store_files(data) == before and not outcome and time.monotonic() < deadline:
-                time.sleep(0.002)
-        finally:
-            server.send_signal(signal.SIGKILL)
-            server.wait(timeout=30)
-            sender.join(timeout=30)
-    assert server.returncode == -signal.SIGKILL
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        deadline = time.monotonic() + 60
+        while _store_files(data) == before and not outcome and time.monotonic() < deadline:
+            time.sleep(0.002)
+    sender.join(timeout=30)
+    assert serving.process.returncode == -signal.SIGKILL
     assert outcome and isinstance(outcome[0], httpx.TransportError), outcome  # never answered
-    return token
+    return serving.token
 
 
 async def test_kill_9_mid_upload_leaves_nothing_after_restart(
