@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from pipelines.safety.required_literals import required_literals
+
 _TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
 _UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]")  # back-references, inline flags
 # literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name;
@@ -32,9 +34,21 @@ class Fold:
     def __call__(self, text: str) -> str:
         if self._any is not None and not self._any.search(text):
             return text  # no step matches the text, so no step changes it
-        for pattern, replacement in self.steps:
-            text = pattern.sub(replacement, text)
+        for pattern, replacement, literal in self._gated:
+            # a step whose every match holds a literal the text lacks cannot change it
+            if not literal or literal in text:
+                text = pattern.sub(replacement, text)
         return text
+
+    @cached_property
+    def _gated(self) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+        """Each step with the one literal its every match holds ("" when there is none)."""
+        gated = []
+        for pattern, replacement in self.steps:
+            literals = required_literals(pattern.pattern, pattern.flags).literals
+            single = next(iter(literals)) if literals and len(literals) == 1 else ""
+            gated.append((pattern, replacement, single))
+        return tuple(gated)
 
     @cached_property
     def _any(self) -> re.Pattern[str] | None:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from pipelines.safety.flat_patterns import FlatPatterns
 from pipelines.safety.matcher import RuleMatcher
 from pipelines.safety.required_literals import Gate, required_literals
+from pipelines.safety.spelling import Fold
 from tests.unit._safety_rules import shipped_rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,3 +160,18 @@ def test_skipping_ascii_text_loses_no_word_match() -> None:
             trying_all = copy.copy(matcher)
             trying_all.skips_ascii = False
             assert matcher.all(words) == trying_all.all(words), text[:200]
+
+
+def _every_step(fold: Fold, text: str) -> str:
+    for pattern, replacement in fold.steps:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aehinoqwyzpk ितकि\u094d", max_size=40))
+def test_a_fold_skips_only_steps_that_cannot_change_the_text(text: str) -> None:
+    folds = {group.fold for group in shipped_rules().compiled.abuse_folded}
+    assert folds
+    for fold in folds:
+        assert fold(text) == _every_step(fold, text)
