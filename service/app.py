@@ -19,6 +19,7 @@ from service.errors import CatchAllMiddleware, install_error_handlers
 from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.fast_reject import FastRejectMiddleware
+from service.http.web import web_router
 from service.settings import Settings
 
 UPLOAD_PATH = "/v1/documents"
@@ -79,4 +80,5 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.add_middleware(CatchAllMiddleware)
     for module in (health, auth, chat, stream, documents, metrics):
         app.include_router(module.router)
+    app.include_router(web_router)  # the page at /
     return app

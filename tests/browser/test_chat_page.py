@@ -1,0 +1,158 @@
+"""The chat page in Chromium: streaming, citations, refusals, greetings, privacy, safe rendering,
+an expired session, history after a reload."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import jwt
+
+from tests.browser.conftest import (
+    JWT_SECRET,
+    PHONE,
+    Page,
+    Served,
+    ask,
+    new_page,
+    screenshot,
+    sign_in,
+    sign_up,
+)
+
+BAIL = "How do I get bail for a bailable offence?"
+MARKUP = "<img src=x onerror=alert(1)>"
+
+
+def _text(answer: Any) -> str:
+    return str(answer.locator(".text").inner_text())
+
+
+def test_sign_up_ask_and_see_the_answer_grow_while_streaming(web: Page, served: Served) -> None:
+    page = web.page
+    sign_up(page)
+    served.model.delay_s = 0.25  # about 4 s for a sentence of 15 words
+    try:
+        finished = served.model.finished
+        box = page.get_by_label("Your message")
+        box.fill(BAIL)
+        box.press("Enter")
+        partial = page.locator(".msg.assistant .text").first
+        page.wait_for_function(
+            "() => (document.querySelector('.msg.assistant .text') || {}).textContent",
+            timeout=20_000,
+        )
+        shown_early = partial.inner_text()
+        assert served.model.finished == finished, "the page waited for the whole answer"
+        answer = page.locator(".msg.assistant").first
+        page.wait_for_function(
+            "() => !document.querySelector('.msg.assistant').hasAttribute('aria-busy')",
+            timeout=30_000,
+        )
+    finally:
+        served.model.delay_s = 0.02
+    final = _text(answer)
+    assert served.model.finished == finished + 1
+    assert shown_early and final.startswith(shown_early.strip()) and len(final) > len(shown_early)
+    assert "[1]" in final
+    assert "Confidence" in answer.inner_text()
+
+    citation = answer.locator("details.citation").first
+    preview = citation.locator(".preview")
+    assert not preview.is_visible()
+    citation.locator("summary").focus()
+    page.keyboard.press("Enter")  # keyboard alone opens a citation
+    assert preview.is_visible() and preview.inner_text().strip()
+    assert citation.locator("summary").inner_text().endswith((".txt", ".md", ".pdf", ".docx")) or (
+        ", page " in citation.locator("summary").inner_text()
+    )
+    screenshot(page, "chat-desktop")
+
+
+def test_refused_greeting_and_privacy_note(web: Page) -> None:
+    page = web.page
+    sign_up(page, name="Ravi")
+    refused = ask(page, "You are a useless idiot.")
+    assert "refused" in (refused.get_attribute("class") or "")
+    assert refused.locator(".badge").text_content() == "Not answered"
+    assert "respectful" in _text(refused)  # the service's polite refusal
+
+    greeting = ask(page, "Good morning!")
+    assert "Hello" in _text(greeting)
+    assert greeting.locator("details.citation").count() == 0
+
+    private = ask(
+        page,
+        "My email is asha.rao@example.org and my phone is +91 98765 43210. " + BAIL,
+    )
+    note = private.locator(".privacy")
+    assert note.inner_text() == "2 items kept private: e-mail, phone"
+    assert "asha.rao@example.org" not in note.inner_text()
+
+
+def test_markup_in_an_answer_runs_nothing_and_is_shown_as_text(web: Page, served: Served) -> None:
+    page = web.page
+    sign_up(page)
+    served.model.markup = MARKUP
+    try:
+        answer = ask(page, BAIL)
+    finally:
+        served.model.markup = ""
+    assert MARKUP in _text(answer)
+    assert page.locator(".log img").count() == 0
+    assert page.evaluate("() => document.querySelectorAll('img').length") == 1  # the logo
+    time.sleep(0.3)  # an onerror handler would have fired by now
+    assert web.watch.dialogs == []
+
+
+def _expired_copy(token: str) -> str:
+    claims = jwt.decode(token, options={"verify_signature": False})
+    past = datetime.now(UTC) - timedelta(minutes=5)
+    claims.update(iat=int((past - timedelta(hours=1)).timestamp()), exp=int(past.timestamp()))
+    return jwt.encode(claims, JWT_SECRET, algorithm="HS256")
+
+
+def test_an_expired_session_asks_to_sign_in_again_and_keeps_the_draft(web: Page) -> None:
+    page = web.page
+    email = sign_up(page)
+    token = page.evaluate("() => sessionStorage.getItem('warden.token')")
+    page.evaluate("t => sessionStorage.setItem('warden.token', t)", _expired_copy(token))
+    draft = "What is a Lok Adalat and how does it settle a case?"
+    box = page.get_by_label("Your message")
+    box.fill(draft)
+    box.press("Enter")
+    notice = page.locator("#auth-notice")
+    notice.wait_for()
+    assert "expired" in notice.inner_text()
+    assert page.locator(".msg.user").count() == 0  # nothing was sent
+    sign_in(page, email)
+    box.wait_for()
+    assert box.input_value() == draft
+    answer = ask(page, draft)
+    assert _text(answer)
+
+
+def test_history_is_shown_after_a_reload(web: Page) -> None:
+    page = web.page
+    sign_up(page)
+    answer = _text(ask(page, BAIL))
+    page.reload()
+    page.locator(".msg.assistant").first.wait_for()
+    assert page.locator(".msg.user .text").first.inner_text() == BAIL
+    assert page.locator(".msg.assistant .text").first.inner_text() == answer
+
+
+def test_phone_width_chat_is_readable(browser: Any, served: Served) -> None:
+    opened = new_page(browser, served, PHONE)
+    page = opened.page
+    try:
+        sign_up(page)
+        answer = ask(page, BAIL)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], "the page scrolls sideways on a phone"
+        assert answer.bounding_box()["width"] <= PHONE["width"]
+        screenshot(page, "chat-phone")
+    finally:
+        page.context.close()
+    assert opened.watch.other_hosts(served.url) == []
