@@ -63,6 +63,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         WARDEN_AUTH_REQUESTS_PER_IP_PER_MINUTE="1000",
         WARDEN_LOGIN_ATTEMPTS_PER_MINUTE="1000",
         WARDEN_RATE_LIMIT_PER_MINUTE="0",
+        WARDEN_MAX_UPLOAD_BYTES="200000",
     )
     command = [sys.executable, "-m", "service.main"]
     ingest = subprocess.run(
@@ -71,7 +72,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     )  # fmt: skip
     assert ingest.returncode == 0, ingest.stderr[-2000:]
     with fake_model() as model:
-        env.update(WARDEN_LLM_BASE_URL=model.url, WARDEN_LLM_MODEL="fake", WARDEN_LLM_TIMEOUT_S="30")
+        env.update(WARDEN_LLM_BASE_URL=model.url, WARDEN_LLM_MODEL="fake")
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         log = base / "serve.log"
@@ -201,5 +202,9 @@ def ask(page: Any, message: str, *, timeout_ms: float = 30_000) -> Any:
 def screenshot(page: Any, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=False)
+    size = page.viewport_size
+    shown = "document.querySelector('main > section:not([hidden])')"
+    used = page.evaluate(f"() => {shown}.getBoundingClientRect().bottom")
+    height = min(size["height"], int(used) + 16)  # the viewport, without the empty part
+    page.screenshot(path=str(path), clip={"x": 0, "y": 0, "width": size["width"], "height": height})
     return path

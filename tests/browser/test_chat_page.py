@@ -14,6 +14,7 @@ from tests.browser.conftest import (
     PHONE,
     Page,
     Served,
+    Watch,
     ask,
     new_page,
     screenshot,
@@ -36,7 +37,7 @@ def test_sign_up_ask_and_see_the_answer_grow_while_streaming(web: Page, served: 
     try:
         finished = served.model.finished
         box = page.get_by_label("Your message")
-        box.fill(BAIL)
+        box.fill("I am at asha.rao@example.org. " + BAIL)
         box.press("Enter")
         partial = page.locator(".msg.assistant .text").first
         page.wait_for_function(
@@ -57,6 +58,7 @@ def test_sign_up_ask_and_see_the_answer_grow_while_streaming(web: Page, served: 
     assert shown_early and final.startswith(shown_early.strip()) and len(final) > len(shown_early)
     assert "[1]" in final
     assert "Confidence" in answer.inner_text()
+    assert answer.locator(".privacy").inner_text() == "1 item kept private: e-mail"
 
     citation = answer.locator("details.citation").first
     preview = citation.locator(".preview")
@@ -68,6 +70,13 @@ def test_sign_up_ask_and_see_the_answer_grow_while_streaming(web: Page, served: 
         ", page " in citation.locator("summary").inner_text()
     )
     screenshot(page, "chat-desktop")
+    assert any(url.endswith("/v1/chat/stream") for url in web.watch.requests)
+    assert web.watch.other_hosts(served.url) == []
+
+
+def test_the_host_check_sees_a_request_to_another_host() -> None:
+    watch = Watch(requests=["http://127.0.0.1:8000/", "https://cdn.example.com/x.js"])
+    assert watch.other_hosts("http://127.0.0.1:8000") == ["https://cdn.example.com/x.js"]
 
 
 def test_refused_greeting_and_privacy_note(web: Page) -> None:

@@ -89,7 +89,7 @@ export function createDocuments({ onUnauthorized }) {
           if (percent === 100) $("upload-message").textContent = "reading and indexing…";
         });
         $("upload-progress").value = 100;
-        $("upload-message").textContent = "ready: " + doc.chunks + " passages.";
+        $("upload-message").textContent = "ready: " + doc.chunks + (doc.chunks === 1 ? " passage." : " passages.");
       } catch (error) {
         $("upload-progress").hidden = true;
         $("upload-message").textContent = "not uploaded.";
