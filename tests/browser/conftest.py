@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from tests.browser.fake_model import FakeModel, fake_model
+from tests.e2e.conftest import warden
 from tests.integration.llm_server import free_port
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
@@ -65,12 +66,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         WARDEN_RATE_LIMIT_PER_MINUTE="0",
         WARDEN_MAX_UPLOAD_BYTES="200000",
     )
+    ingest = warden(base / "data", "ingest", str(ROOT / "sample_kb"), "--json")  # in-process
+    assert ingest.code == 0, ingest.err[-2000:]
     command = [sys.executable, "-m", "service.main"]
-    ingest = subprocess.run(
-        [*command, "ingest", str(ROOT / "sample_kb"), "--json"],
-        env=env, cwd=base, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert ingest.returncode == 0, ingest.stderr[-2000:]
     with fake_model() as model:
         env.update(WARDEN_LLM_BASE_URL=model.url, WARDEN_LLM_MODEL="fake")
         port = free_port()
@@ -102,7 +100,9 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(served: Served) -> Iterator[Any]:
+    """Started after `served`: Playwright's sync API keeps an event loop running, and the
+    in-process ingest needs none to be."""
     if not CHROMIUM.is_file():
         _missing(f"{CHROMIUM} is missing: install Debian's chromium (`make browser-deps`)")
     try:

@@ -4,6 +4,7 @@ an expired session, history after a reload."""
 from __future__ import annotations
 
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ import jwt
 
 from tests.browser.conftest import (
     JWT_SECRET,
+    PASSWORD,
     PHONE,
     Page,
     Served,
@@ -91,6 +93,9 @@ def test_refused_greeting_and_privacy_note(web: Page) -> None:
     assert "Hello" in _text(greeting)
     assert greeting.locator("details.citation").count() == 0
 
+    unknown = ask(page, "What is the boiling point of tungsten in kelvin?")
+    assert unknown.locator(".badge.abstained").text_content() == "Not found"
+
     private = ask(
         page,
         "My email is asha.rao@example.org and my phone is +91 98765 43210. " + BAIL,
@@ -142,14 +147,39 @@ def test_an_expired_session_asks_to_sign_in_again_and_keeps_the_draft(web: Page)
     assert _text(answer)
 
 
-def test_history_is_shown_after_a_reload(web: Page) -> None:
+def _sign_up_with_the_keyboard(page: Any) -> None:
+    page.goto("/")
+    page.get_by_label("E-mail").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "auth-email"
+    keys = page.keyboard
+    keys.press("Tab")  # password
+    keys.press("Tab")  # Sign in
+    keys.press("Tab")  # "New here? Create an account"
+    keys.press("Enter")  # sign-up mode, back on the e-mail field
+    keys.type(f"keys-{uuid.uuid4().hex[:8]}@example.org")
+    keys.press("Tab")
+    keys.type(PASSWORD)
+    keys.press("Tab")
+    keys.type("Kiran")
+    keys.press("Enter")
+    page.get_by_label("Your message").wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "message"
+
+
+def test_keyboard_only_history_after_a_reload_and_sign_out(web: Page) -> None:
     page = web.page
-    sign_up(page)
+    _sign_up_with_the_keyboard(page)
     answer = _text(ask(page, BAIL))
     page.reload()
     page.locator(".msg.assistant").first.wait_for()
     assert page.locator(".msg.user .text").first.inner_text() == BAIL
     assert page.locator(".msg.assistant .text").first.inner_text() == answer
+
+    page.get_by_role("button", name="Sign out").focus()
+    page.keyboard.press("Enter")
+    page.get_by_text("You have signed out.").wait_for()
+    assert page.locator(".msg").count() == 0
+    assert page.evaluate("() => sessionStorage.getItem('warden.token')") is None
 
 
 def test_phone_width_chat_is_readable(browser: Any, served: Served) -> None:
@@ -165,3 +195,19 @@ def test_phone_width_chat_is_readable(browser: Any, served: Served) -> None:
     finally:
         page.context.close()
     assert opened.watch.other_hosts(served.url) == []
+
+
+def test_the_page_follows_the_systems_dark_preference(browser: Any, served: Served) -> None:
+    backgrounds = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme, base_url=served.url)
+        page = context.new_page()
+        page.goto("/")
+        page.get_by_label("E-mail").wait_for()
+        backgrounds[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        context.close()
+    light, dark = (
+        sum(int(n) for n in backgrounds[s].strip("rgba()").split(",")[:3])
+        for s in ("light", "dark")
+    )
+    assert light > 600 and dark < 150, backgrounds

@@ -14,6 +14,7 @@ NOTE = (
     "building on Marigold Street. Tenants bring their rent receipts and the tribunal clerk "
     "records each complaint in the tribunal register.\n"
 )
+MARKUP_NAME = "<img src=x onerror=alert(2)>.txt"
 QUESTION = "When does the Kestrel Valley housing tribunal meet?"
 
 
@@ -78,8 +79,10 @@ def test_drag_and_drop_and_the_servers_refusals_in_words(web: Page) -> None:
     page = web.page
     sign_up(page)
     _open_documents(page)
-    _drop(page, "dropped.txt", "Dropped notes about a consumer complaint and a refund.")
-    page.locator(".doc").filter(has_text="dropped.txt").wait_for(timeout=60_000)
+    _drop(page, MARKUP_NAME, "Dropped notes about a consumer complaint and a refund.")
+    page.locator(".doc").first.wait_for(timeout=60_000)
+    shown = page.locator(".doc-name").inner_text()
+    assert "onerror" in shown and page.locator(".docs img").count() == 0  # a name is text
 
     error = page.locator("#docs-error")
     _drop(page, "photo.png", "not really a picture")

@@ -58,7 +58,10 @@ function setMode(signingUp) {
   $("auth-error").hidden = true;
 }
 
-$("auth-switch").addEventListener("click", () => setMode(!state.signingUp));
+$("auth-switch").addEventListener("click", () => {
+  setMode(!state.signingUp);
+  $("auth-email").focus();
+});
 
 $("auth-form").addEventListener("submit", async (event) => {
   event.preventDefault();
