@@ -30,7 +30,7 @@ from tests.integration.llm_server import free_port
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("WARDEN_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 JWT_SECRET = "browser-tests-" + "s" * 40
 PASSWORD = "correct horse battery"
@@ -53,7 +53,19 @@ class Served:
 
 
 @pytest.fixture(scope="session")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+def chromium() -> Path:
+    """Checked first, so a machine without it skips (or fails) before the server starts."""
+    if not CHROMIUM.is_file():
+        _missing(f"{CHROMIUM} is missing: install Debian's chromium (`make browser-deps`)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _missing("playwright is not installed (dev dependency)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def served(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The sample knowledge base ingested, then `warden serve` with the fake model."""
     base = tmp_path_factory.mktemp("browser")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WARDEN_", "LANGFUSE_"))}
@@ -103,12 +115,8 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
 def browser(served: Served) -> Iterator[Any]:
     """Started after `served`: Playwright's sync API keeps an event loop running, and the
     in-process ingest needs none to be."""
-    if not CHROMIUM.is_file():
-        _missing(f"{CHROMIUM} is missing: install Debian's chromium (`make browser-deps`)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed (dev dependency)")
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         try:

@@ -205,6 +205,7 @@ def test_the_page_follows_the_systems_dark_preference(browser: Any, served: Serv
         page.goto("/")
         page.get_by_label("E-mail").wait_for()
         backgrounds[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        screenshot(page, f"sign-in-{scheme}")
         context.close()
     light, dark = (
         sum(int(n) for n in backgrounds[s].strip("rgba()").split(",")[:3])

@@ -35,15 +35,15 @@ export function setToken(value) {
   else sessionStorage.removeItem(TOKEN_KEY);
 }
 
-// The name in the token (for display only; the server reads identity from the token itself).
-export function tokenName() {
+// The token's claims, for display only (the server reads identity from the token itself).
+export function tokenClaims() {
   const value = token();
   try {
     const part = value.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
     const bytes = Uint8Array.from(atob(part), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes)).name || "";
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    return "";
+    return {};
   }
 }
 

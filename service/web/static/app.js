@@ -1,12 +1,12 @@
 // Wiring: sign in or up, the two views, sending a message, history after a reload.
 
-import { call, setToken, signIn, signUp, streamChat, token, tokenName } from "./api.js";
+import { call, setToken, signIn, signUp, streamChat, token, tokenClaims } from "./api.js";
 import { addAnswer, addHistoryAnswer, addUserMessage } from "./chat.js";
 import { createDocuments } from "./documents.js";
 
 const $ = (id) => document.getElementById(id);
 const DRAFT_KEY = "warden.draft";
-const state = { signingUp: false, view: "chat", sending: false };
+const state = { signingUp: false, view: "chat", sending: false, user: null };
 
 const documents = createDocuments({ onUnauthorized: () => expired() });
 
@@ -24,7 +24,7 @@ function show(view) {
 function signedIn() {
   $("auth-view").hidden = true;
   $("nav").hidden = false;
-  const name = tokenName();
+  const name = tokenClaims().name;
   $("who").textContent = name ? "Signed in as " + name : "";
   show(state.view);
   if (state.view === "chat") $("message").focus();
@@ -82,9 +82,9 @@ $("auth-form").addEventListener("submit", async (event) => {
     else await signIn(email, password);
     $("auth-password").value = "";
     $("auth-notice").hidden = true;
-    const first = $("log").childElementCount === 0;
+    const sameUser = state.user !== null && state.user === tokenClaims().sub;
     signedIn();
-    if (first) await loadHistory();
+    if (!sameUser) await loadHistory(); // after an expiry, the same person's page stays as it was
   } catch (error) {
     authError(error.message);
   } finally {
@@ -98,6 +98,7 @@ function authError(message) {
 }
 
 async function loadHistory() {
+  state.user = tokenClaims().sub || null;
   try {
     const page = await call("GET", "/v1/chat/history?limit=50");
     const log = $("log");
@@ -127,6 +128,7 @@ async function send() {
   $("send").disabled = true;
   chatError("");
   let answer = null;
+  let done = false;
   try {
     await streamChat(message, (name, data) => {
       if (name === "open") {
@@ -138,9 +140,15 @@ async function send() {
         answer = addAnswer($("log"));
       } else if (name === "token") answer.append(data.text);
       else if (name === "reset") answer.reset();
-      else if (name === "done") answer.finish(data);
-      else if (name === "error") answer.fail("Something went wrong on our side. Please try again.");
+      else if (name === "done") {
+        done = true;
+        answer.finish(data);
+      } else if (name === "error") {
+        done = true;
+        answer.fail("Something went wrong on our side. Please try again.");
+      }
     });
+    if (answer && !done) answer.fail("The answer was interrupted. Please ask again.");
   } catch (error) {
     if (error.status === 401) expired();
     else if (answer) answer.fail(error.message);
@@ -171,6 +179,7 @@ $("sign-out").addEventListener("click", () => {
   $("message").value = "";
   $("log").replaceChildren();
   $("chat-intro").hidden = false;
+  state.user = null;
   documents.clear();
   state.view = "chat";
   askToSignIn("You have signed out.");
