@@ -111,10 +111,11 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None
     raise AssertionError("warden serve did not come up")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(served: Served) -> Iterator[Any]:
-    """Started after `served`: Playwright's sync API keeps an event loop running, and the
-    in-process ingest needs none to be."""
+    """Started after `served` and closed with each module: Playwright's sync API keeps an
+    event loop marked as running while it is open, which the in-process ingest and the
+    asyncio tests of other folders cannot share."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
