@@ -36,7 +36,6 @@ JWT_SECRET = "browser-tests-" + "s" * 40
 PASSWORD = "correct horse battery"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
-pytestmark = pytest.mark.slow
 
 
 def _missing(reason: str) -> None:

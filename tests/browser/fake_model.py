@@ -3,7 +3,8 @@
 It answers a question by copying one sentence of passage [1] (so the answer gate passes it)
 and streams it a word at a time, `delay_s` apart; `finished` counts the streams it has ended,
 so a test can see the page show words before the model is done. `markup`, when set, is put
-inside the next answers as the model's own text. Greetings get a short fixed reply.
+inside the next answers as the model's own text; `failing` makes it answer 503. Greetings get
+a short fixed reply.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class FakeModel:
     url: str = ""  # base URL, ends in /v1
     delay_s: float = 0.02  # between streamed words
     markup: str = ""  # put into the middle of the next answers, as written by the model
+    failing: bool = False  # answer every chat request with a 503
     started: int = 0
     finished: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -72,6 +74,9 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             request = json.loads(self.rfile.read(length) or b"{}")
+            if model.failing:
+                self._json({"error": {"message": "down", "type": "server_error"}}, 503)
+                return
             text = answer_for(request.get("messages", []), model.markup)
             if not request.get("stream"):
                 self._json(
@@ -110,10 +115,11 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
                 model.finished += 1
             self.close_connection = True
 
-        def _json(self, body: dict[str, Any]) -> None:
+        def _json(self, body: dict[str, Any], status: int = 200) -> None:
             data = json.dumps(body).encode()
-            self.send_response(200)
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
+            self.send_header("retry-after-ms", "1")  # the client's retries come at once
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

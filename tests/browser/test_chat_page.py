@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jwt
+import pytest
 
 from tests.browser.conftest import (
     JWT_SECRET,
@@ -24,6 +25,7 @@ from tests.browser.conftest import (
     sign_up,
 )
 
+pytestmark = pytest.mark.slow
 BAIL = "How do I get bail for a bailable offence?"
 MARKUP = "<img src=x onerror=alert(1)>"
 
@@ -105,7 +107,7 @@ def test_refused_greeting_and_privacy_note(web: Page) -> None:
     assert "asha.rao@example.org" not in note.inner_text()
 
 
-def test_markup_in_an_answer_runs_nothing_and_is_shown_as_text(web: Page, served: Served) -> None:
+def test_markup_runs_nothing_and_a_failing_model_is_labelled(web: Page, served: Served) -> None:
     page = web.page
     sign_up(page)
     served.model.markup = MARKUP
@@ -118,6 +120,14 @@ def test_markup_in_an_answer_runs_nothing_and_is_shown_as_text(web: Page, served
     assert page.evaluate("() => document.querySelectorAll('img').length") == 1  # the logo
     time.sleep(0.3)  # an onerror handler would have fired by now
     assert web.watch.dialogs == []
+
+    served.model.failing = True  # the model is down: the answer degrades to the sources
+    try:
+        degraded = ask(page, BAIL)
+    finally:
+        served.model.failing = False
+    assert degraded.locator(".badge.degraded").text_content() == "Sources only"
+    assert degraded.locator("details.citation").count() > 0
 
 
 def _expired_copy(token: str) -> str:

@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser.conftest import PHONE, Page, Served, ask, new_page, screenshot, sign_up
 
+pytestmark = pytest.mark.slow
 NOTE = (
     "# Kestrel Valley tenancy note\n\n"
     "The Kestrel Valley housing tribunal meets every second Thursday in the old library "
