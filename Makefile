@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint typecheck bench sample clean lock
+.PHONY: install run test lint typecheck bench sample clean lock browser-deps
 
 install: $(STAMP)
 
@@ -30,8 +30,21 @@ run: install
 	$(BIN)/warden ingest sample_kb
 	$(BIN)/warden serve --host $(HOST) --port $(PORT)
 
-test: install lint
+test: install lint browser-deps
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# Debian's Chromium for the browser tests (tests/browser/), never a browser download. Installed
+# when missing and we are root; otherwise those tests skip (and fail when CI=true).
+CHROMIUM ?= /usr/bin/chromium
+browser-deps:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium (Debian) for the browser tests"; \
+	  { apt-get -o DPkg::Lock::Timeout=300 update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+	      --no-install-recommends chromium fonts-dejavu-core >/dev/null; } \
+	  || echo "could not install chromium: the browser tests will not run"; \
+	else echo "$(CHROMIUM) is missing (as root: apt-get install chromium): browser tests will skip"; fi
 
 lint: install
 	$(BIN)/ruff check .

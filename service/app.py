@@ -20,6 +20,7 @@ from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.docs import install_docs
 from service.http.fast_reject import FastRejectMiddleware
+from service.http.web import web_router
 from service.settings import Settings
 
 UPLOAD_PATH = "/v1/documents"
@@ -85,4 +86,5 @@ def create_app(container: Container | None = None, settings: Settings | None = N
         app.include_router(module.router)
     app.include_router(metrics.router_for(settings.metrics_token))
     install_docs(app)
+    app.include_router(web_router)  # the page at /
     return app
