@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipelines.ports import StoreUnavailable
+from pipelines.ports import StoreUnavailable, embedding_model
 from pipelines.safety.confidence import GateCalibration
 from service import bootstrap
 from service.cli.ask import ask
@@ -45,10 +45,11 @@ def data_dir_lock(
 ) -> AbstractContextManager[object]:
     """Holds data_dir/warden.lock while a command uses what only one process may open there.
 
-    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` only
-    with the embedded vector index (with a Qdrant server it touches no single-process file).
+    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` and
+    `reindex` only with the embedded vector index (with a Qdrant server they touch no
+    single-process file).
     """
-    if command == "ingest" and settings.qdrant_url:
+    if command in ("ingest", "reindex") and settings.qdrant_url:
         return nullcontext()
     return ProcessLock(settings.data_dir, command=command, url=url)
 
@@ -87,7 +88,17 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
+        if args.command == "reindex":
+            return asyncio.run(_reindex(settings, args))
         return asyncio.run(_ask(settings, args))
+
+
+async def _reindex(settings: Settings, args: argparse.Namespace) -> int:
+    from service.cli.reindex import run_reindex
+
+    embedder = await bootstrap.open_embedder()
+    rebuild = await bootstrap.open_rebuild(settings, embedding_model(embedder))
+    return await run_reindex(rebuild, embedder, force=args.force, as_json=args.json)
 
 
 async def _classify(settings: Settings, args: argparse.Namespace) -> int:

@@ -3,6 +3,13 @@ plain records they carry. Adapters (service/adapters/) implement them; fakes in 
 
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
+from pipelines.ports.reindex import (
+    EmbeddingModel,
+    EmbeddingModelMismatch,
+    IndexRebuild,
+    StoredChunk,
+    embedding_model,
+)
 from pipelines.ports.sparse import SparseVector
 from pipelines.ports.store import (
     AlreadyExists,
@@ -42,6 +49,11 @@ __all__ = [
     "HistoryCursor",
     "DualSearchResult",
     "Embedder",
+    "EmbeddingModel",
+    "EmbeddingModelMismatch",
+    "IndexRebuild",
+    "StoredChunk",
+    "embedding_model",
     "IndexPoint",
     "IndexedDocument",
     "Message",

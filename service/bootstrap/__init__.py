@@ -12,7 +12,15 @@ from collections.abc import Callable
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
-from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from pipelines.ports import (
+    ChatModel,
+    Embedder,
+    PiiDetector,
+    Store,
+    Tracer,
+    VectorIndex,
+    embedding_model,
+)
 from pipelines.runner import ChatPipeline
 from pipelines.safety.classify import classify_message
 from pipelines.safety.documents import screen_chunk
@@ -30,6 +38,7 @@ from service.bootstrap.adapters import (
     open_detector,
     open_embedder,
     open_index,
+    open_rebuild,
     open_store,
     probes,
 )
@@ -52,6 +61,7 @@ __all__ = [
     "open_embedder",
     "open_index",
     "open_knowledge",
+    "open_rebuild",
     "pipeline_config",
     "replay_outbox",
     "token_service",
@@ -83,7 +93,7 @@ async def open_knowledge(
     """What `warden ingest` needs: the embedder, the index (closed by the service) and the
     PII detector for the allowlist."""
     embedder = embedder or await open_embedder()
-    index = index or await open_index(settings, embedder.dimension)
+    index = index or await open_index(settings, embedder.dimension, embedding_model(embedder))
     try:
         detector = detector or await open_detector()
     except BaseException:
@@ -113,7 +123,7 @@ async def build_container(
     try:
         embedder = embedder or await open_embedder()
         if index is None:
-            index = await open_index(settings, embedder.dimension)
+            index = await open_index(settings, embedder.dimension, embedding_model(embedder))
         closers.append(("vector index", index.close))
         store = store or await open_store(settings)
         closers.append(("store", store.close))

@@ -5,10 +5,20 @@ loads ONNX, Presidio or Qdrant."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pipelines.ports import ChatModel, Embedder, PiiDetector, Store, Tracer, VectorIndex
+from pipelines.ports import (
+    ChatModel,
+    Embedder,
+    EmbeddingModel,
+    IndexRebuild,
+    PiiDetector,
+    Store,
+    Tracer,
+    VectorIndex,
+)
 from service.container import Probe
 from service.settings import Settings
 
@@ -23,18 +33,45 @@ async def open_embedder() -> Embedder:
     return embedder
 
 
-async def open_index(settings: Settings, dimension: int) -> VectorIndex:
+async def open_index(
+    settings: Settings, dimension: int, model: EmbeddingModel | None = None
+) -> VectorIndex:
+    """The index; with `model`, one built with another model is refused at once
+    (EmbeddingModelMismatch names both and `warden reindex`)."""
     if settings.qdrant_url:
         from service.adapters.vector.qdrant_server import QdrantServerIndex
 
-        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return await QdrantServerIndex.connect(
-            url=settings.qdrant_url, api_key=key, dimension=dimension
+            url=settings.qdrant_url, api_key=_qdrant_key(settings), dimension=dimension, model=model
         )
     from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 
     path = settings.data_dir / "qdrant"
-    return await asyncio.to_thread(QdrantEdgeIndex.open, path, dimension)
+    return await asyncio.to_thread(
+        functools.partial(QdrantEdgeIndex.open, path, dimension, model=model)
+    )
+
+
+def _qdrant_key(settings: Settings) -> str | None:
+    return settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+
+
+async def open_rebuild(settings: Settings, model: EmbeddingModel) -> IndexRebuild:
+    """What `warden reindex` fills: a new index for `model` beside the configured one."""
+    if settings.qdrant_url:
+        from qdrant_client import AsyncQdrantClient
+
+        from service.adapters.vector.server_reindex import ServerRebuild
+
+        client = AsyncQdrantClient(url=settings.qdrant_url, api_key=_qdrant_key(settings))
+        try:
+            return await ServerRebuild.start(client, "warden", model)
+        except BaseException:
+            await client.close()
+            raise
+    from service.adapters.vector.edge_reindex import EdgeRebuild
+
+    return await asyncio.to_thread(EdgeRebuild.start, settings.data_dir / "qdrant", model)
 
 
 async def open_store(settings: Settings) -> Store:

@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
     classify.add_argument("--echo", action="store_true", help="include the message text")
     _add_eval(commands)
+    reindex = commands.add_parser(
+        "reindex", help="re-embed the stored chunks with the configured embedding model"
+    )
+    reindex.add_argument("--force", action="store_true", help="even if already built with it")
+    reindex.add_argument("--json", action="store_true", help="print one JSON object of counts")
     return parser
 
 
