@@ -19,6 +19,7 @@ from service.errors import CatchAllMiddleware, install_error_handlers
 from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.fast_reject import FastRejectMiddleware
+from service.http.instance import InstanceHeaderMiddleware
 from service.settings import Settings
 
 UPLOAD_PATH = "/v1/documents"
@@ -77,6 +78,7 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(InstanceHeaderMiddleware)  # outermost: every answer names its worker
     for module in (health, auth, chat, stream, documents, metrics):
         app.include_router(module.router)
     return app

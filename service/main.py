@@ -26,6 +26,7 @@ from service.cli.ask import ask
 from service.cli.evaluate import EvalOptions, eval_guards, eval_retrieval
 from service.cli.ingest import ingest
 from service.cli.parser import build_parser
+from service.cli.serve import APP_FACTORY, workers_refusal
 from service.evaluation.cases import (
     CaseFileError,
     GuardCase,
@@ -60,13 +61,30 @@ def _settings_problem(error: ValidationError) -> str:
     return "invalid configuration: " + "; ".join(parts)
 
 
-def serve(settings: Settings, host: str, port: int) -> int:
+def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
+    """Exit 2 when the settings cannot serve `workers` processes, 3 when startup failed."""
     import uvicorn
 
     from service.app import create_app
 
+    refusal = workers_refusal(settings, workers)
+    if refusal:
+        print(f"warden: {refusal}", file=sys.stderr)
+        return 2
     url = f"http://{host}:{port}"
     with data_dir_lock(settings, "serve", url):
+        asyncio.run(bootstrap.check_index(settings))  # a model mismatch stops here, clearly
+        if workers > 1:  # each worker builds its own app from the environment
+            bootstrap.token_service(settings)  # the JWT secret exists before workers race
+            uvicorn.run(
+                APP_FACTORY,
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+            )
+            return 0
         config = uvicorn.Config(
             create_app(settings=settings),
             host=host,
@@ -74,13 +92,14 @@ def serve(settings: Settings, host: str, port: int) -> int:
             workers=1,
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
         )
-        uvicorn.Server(config).run()
-    return 0
+        server = uvicorn.Server(config)
+        server.run()
+    return 0 if server.started else 3
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        return serve(settings, args.host, args.port)
+        return serve(settings, args.host, args.port, args.workers)
     if args.command == "classify":  # opens no store: no lock, so it runs beside `serve`
         return asyncio.run(_classify(settings, args))
     if args.command == "eval":

@@ -35,6 +35,7 @@ from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
 )
 from service.bootstrap.adapters import (
+    check_index,
     open_detector,
     open_embedder,
     open_index,
@@ -52,11 +53,13 @@ from service.documents.limits import DocumentLimits
 from service.documents.service import DocumentService
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
+from service.outbox_slots import claim_outbox
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
 __all__ = [
     "build_container",
+    "check_index",
     "open_detector",
     "open_embedder",
     "open_index",
@@ -81,6 +84,10 @@ async def replay_outbox(outbox: OutboxChatStore) -> int:
     if stored:
         log.info("history outbox: %d queued turns stored", stored)
     return stored
+
+
+async def _released(release: Callable[[], None]) -> None:
+    release()
 
 
 async def open_knowledge(
@@ -135,7 +142,9 @@ async def build_container(
         else:
             given, timeout_s = tracer, settings.shutdown_flush_timeout_s
             closers.append(("tracer", lambda: given.flush(timeout_s)))
-        outbox = OutboxChatStore(store, settings.data_dir / "outbox")  # closes nothing itself
+        outbox_dir, release_outbox = claim_outbox(settings.data_dir)  # one per process
+        closers.insert(0, ("outbox claim", lambda: _released(release_outbox)))
+        outbox = OutboxChatStore(store, outbox_dir)  # closes nothing itself
         await replay_outbox(outbox)
         metered_store = metered(outbox, "store")
         deps = PipelineDeps(

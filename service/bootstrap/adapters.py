@@ -33,6 +33,21 @@ async def open_embedder() -> Embedder:
     return embedder
 
 
+def configured_model() -> EmbeddingModel:
+    """The embedding model `open_embedder` loads, known without loading it."""
+    from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
+
+    return EmbeddingModel(OnnxMiniLmEmbedder.model_name, OnnxMiniLmEmbedder.dimension)
+
+
+async def check_index(settings: Settings) -> None:
+    """Opens and closes the configured index: raises what opening it would (a model mismatch,
+    a held folder, an unreachable server) before any worker starts."""
+    model = configured_model()
+    index = await open_index(settings, model.dimension, model)
+    await index.close()
+
+
 async def open_index(
     settings: Settings, dimension: int, model: EmbeddingModel | None = None
 ) -> VectorIndex:

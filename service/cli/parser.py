@@ -14,6 +14,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (more than one needs WARDEN_QDRANT_URL and WARDEN_MONGODB_URI)",
+    )
 
     ingest = commands.add_parser("ingest", help="load files or folders into the core knowledge")
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
