@@ -39,6 +39,7 @@ from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 
 GRACEFUL_SHUTDOWN_S = 15
+WORKER_HEALTHCHECK_S = 120
 
 
 def data_dir_lock(
@@ -83,6 +84,9 @@ def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
                 port=port,
                 workers=workers,
                 timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+                # loading the models holds the GIL for seconds on a busy host: uvicorn's 5 s
+                # default kills such a worker as hung, again and again
+                timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
             )
             return 0
         config = uvicorn.Config(

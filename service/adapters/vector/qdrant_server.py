@@ -139,7 +139,8 @@ class QdrantServerIndex(QdrantIndexBase):
             found = info.config.params.vectors
             size = found.size if isinstance(found, models.VectorParams) else None
             stored = read_stamp(info.config.metadata)
-            if needs_stamp(stored, model, dimension_found=size, where=f"collection {name}"):
+            where = f"collection {self.collection}"
+            if needs_stamp(stored, model, dimension_found=size, where=where):
                 await self._client.update_collection(name, metadata=stamp(model))
         self.hybrid = vf.SPARSE in (info.config.params.sparse_vectors or {})
         if not self.hybrid:
