@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
@@ -53,7 +54,7 @@ from service.documents.limits import DocumentLimits
 from service.documents.service import DocumentService
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
-from service.outbox_slots import claim_outbox
+from service.outbox_slots import claim_outbox, unclaimed_outboxes
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
@@ -66,6 +67,7 @@ __all__ = [
     "open_knowledge",
     "open_rebuild",
     "pipeline_config",
+    "replay_abandoned_outboxes",
     "replay_outbox",
     "token_service",
     "toxicity_scorer",
@@ -88,6 +90,17 @@ async def replay_outbox(outbox: OutboxChatStore) -> int:
 
 async def _released(release: Callable[[], None]) -> None:
     release()
+
+
+async def replay_abandoned_outboxes(store: Store, data_dir: Path) -> int:
+    """Replays the outboxes of serving processes that no longer run (see outbox_slots)."""
+    stored = 0
+    for folder, release in unclaimed_outboxes(data_dir):
+        try:
+            stored += await replay_outbox(OutboxChatStore(store, folder))
+        finally:
+            release()
+    return stored
 
 
 async def open_knowledge(
@@ -146,6 +159,7 @@ async def build_container(
         closers.insert(0, ("outbox claim", lambda: _released(release_outbox)))
         outbox = OutboxChatStore(store, outbox_dir)  # closes nothing itself
         await replay_outbox(outbox)
+        await replay_abandoned_outboxes(store, settings.data_dir)
         metered_store = metered(outbox, "store")
         deps = PipelineDeps(
             embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts

@@ -3,6 +3,7 @@ that names the answering process."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +11,14 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from pipelines.ports import ChatRecord
+from service.adapters.store.history_outbox import OutboxChatStore
+from service.bootstrap import replay_abandoned_outboxes
 from service.cli.serve import workers_refusal
 from service.http.instance import InstanceHeaderMiddleware
-from service.outbox_slots import claim_outbox
+from service.outbox_slots import claim_outbox, slot_folder
 from service.settings import Settings
+from tests.fakes.store import FakeStore
 
 SERVERS = {"qdrant_url": "http://qdrant:6333", "mongodb_uri": "mongodb://mongo/?replicaSet=rs0"}
 
@@ -71,3 +76,26 @@ async def test_every_answer_names_the_process_that_served_it() -> None:
     instance = first.headers["x-warden-instance"]
     assert len(instance) == 12 and second.headers["x-warden-instance"] == instance
     assert other.instance != instance
+
+
+async def _queue_turn(folder: Path, turn_id: str) -> None:
+    down = FakeStore()
+    down.fail_writes = True
+    record = ChatRecord("u-1", "user", "question", datetime(2026, 3, 1, tzinfo=UTC), turn_id)
+    await OutboxChatStore(down, folder).save_turn([record])
+
+
+async def test_outboxes_of_workers_that_no_longer_run_are_replayed(tmp_path: Path) -> None:
+    own, release_own = claim_outbox(tmp_path)  # this process: outbox
+    busy, release_busy = claim_outbox(tmp_path)  # a live worker: outbox-1
+    await _queue_turn(slot_folder(tmp_path, 3), "gone")  # a worker of a larger, older run
+    await _queue_turn(busy, "live")
+    store = FakeStore()
+
+    assert await replay_abandoned_outboxes(store, tmp_path) == 1
+    since = datetime(2026, 1, 1, tzinfo=UTC)
+    stored = await store.recent_history("u-1", since=since, limit=10)
+    assert [m.turn_id for m in stored] == ["gone"]
+    assert await replay_abandoned_outboxes(store, tmp_path) == 0  # replayed once
+    release_busy()
+    release_own()
