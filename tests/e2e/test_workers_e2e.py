@@ -79,6 +79,9 @@ def _serve_and_chat(tmp_path: Path, servers: dict[str, str]) -> tuple[list[dict[
             "PYTHONPATH": str(ROOT),
             "WARDEN_DATA_DIR": str(tmp_path / "data"),
             "WARDEN_RATE_LIMIT_PER_MINUTE": "0",
+            # the guards' optional models are not what this test is about: faster startup
+            "WARDEN_TOXICITY_CLASSIFIER": "false",
+            "WARDEN_SAFETY_MODELS": "false",
         }
     )
     port = free_port()
