@@ -5,8 +5,9 @@ stored chunks (core knowledge and users' uploads, owners and expiry kept) withou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ from service.adapters.vector.qdrant_server import QdrantServerIndex
 from service.adapters.vector.server_reindex import ServerRebuild
 from service.reindexing import reindex
 from tests.fakes.embedder import FakeEmbedder
+from tests.integration.llm_server import free_port
+from tests.qdrant_rest import qdrant_rest_server
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 LATER = int(NOW.timestamp()) + 3600
@@ -58,28 +61,39 @@ Opener = Callable[[EmbeddingModel | None], Awaitable[VectorIndex]]
 Rebuilder = Callable[[EmbeddingModel], Awaitable[IndexRebuild]]
 
 
-@pytest.fixture(params=["edge", "server"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Opener, Rebuilder]:
+@pytest.fixture(params=["edge", "server", "server-http"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Opener, Rebuilder]]:
+    """Edge on disk; qdrant-client's local mode on disk; the same over real HTTP (the Qdrant
+    REST stand-in), which also runs the alias switch of a server reindex through REST."""
     folder = tmp_path / "index"
+    with contextlib.ExitStack() as stack:
+        url = None
+        if request.param == "server-http":
+            url = stack.enter_context(qdrant_rest_server(free_port()))
 
-    async def open_edge(model: EmbeddingModel | None) -> VectorIndex:
-        dimension = model.dimension if model else 8
-        opener = functools.partial(QdrantEdgeIndex.open, folder, dimension, model=model)
-        return await asyncio.to_thread(opener)
+        async def open_edge(model: EmbeddingModel | None) -> VectorIndex:
+            dimension = model.dimension if model else 8
+            opener = functools.partial(QdrantEdgeIndex.open, folder, dimension, model=model)
+            return await asyncio.to_thread(opener)
 
-    async def open_server(model: EmbeddingModel | None) -> VectorIndex:
-        dimension = model.dimension if model else 8
-        return await QdrantServerIndex.connect(path=str(folder), dimension=dimension, model=model)
+        def client() -> AsyncQdrantClient:
+            return AsyncQdrantClient(url=url) if url else AsyncQdrantClient(path=str(folder))
 
-    async def rebuild_edge(model: EmbeddingModel) -> IndexRebuild:
-        return await asyncio.to_thread(EdgeRebuild.start, folder, model)
+        async def open_server(model: EmbeddingModel | None) -> VectorIndex:
+            dimension = model.dimension if model else 8
+            where: dict[str, Any] = {"url": url} if url else {"path": str(folder)}
+            return await QdrantServerIndex.connect(dimension=dimension, model=model, **where)
 
-    async def rebuild_server(model: EmbeddingModel) -> IndexRebuild:
-        return await ServerRebuild.start(AsyncQdrantClient(path=str(folder)), "warden", model)
+        async def rebuild_edge(model: EmbeddingModel) -> IndexRebuild:
+            return await asyncio.to_thread(EdgeRebuild.start, folder, model)
 
-    if request.param == "edge":
-        return open_edge, rebuild_edge
-    return open_server, rebuild_server
+        async def rebuild_server(model: EmbeddingModel) -> IndexRebuild:
+            return await ServerRebuild.start(client(), "warden", model)
+
+        if request.param == "edge":
+            yield open_edge, rebuild_edge
+        else:
+            yield open_server, rebuild_server
 
 
 def _payload(doc: str, text: str, owner: str | None = None) -> dict[str, Any]:
