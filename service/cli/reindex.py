@@ -26,7 +26,11 @@ async def run_reindex(
     before = rebuild.stored_model
     print(f"re-embedding the stored chunks with {model} (was {before or 'unrecorded'})", file=err)
     report = await reindex(
-        rebuild, embedder, model, force=force, progress=lambda n: print(f"{n} chunks", file=err)
+        rebuild,
+        embedder,
+        model,
+        force=force,
+        progress=lambda n: print(f"{n} chunks re-embedded", file=err),
     )
     if as_json:
         fields = asdict(report)
