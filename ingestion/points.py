@@ -10,7 +10,14 @@ from typing import Any
 
 from ingestion.chunking import Child, split_document
 from ingestion.loaders import load_document
-from pipelines.ports import INDEX_LAYOUT, LAYOUT_KEY, Embedder, IndexPoint, VectorIndex
+from pipelines.ports import (
+    INDEX_LAYOUT,
+    LAYOUT_KEY,
+    Embedder,
+    IndexPoint,
+    StoredChunk,
+    VectorIndex,
+)
 from pipelines.ports.sparse import encode_document
 
 EMBED_GROUP = 16  # texts per embed_documents call: small padded batches keep memory flat
@@ -98,3 +105,28 @@ async def upsert_all(index: VectorIndex, points: Sequence[IndexPoint]) -> None:
 async def children_of(data: bytes, filename: str, doc_id: str) -> list[Child]:
     """`load_children` off the event loop (PDF parsing is CPU-bound)."""
     return await asyncio.to_thread(load_children, data, filename, doc_id)
+
+
+def stored_text(payload: Mapping[str, Any]) -> str | None:
+    """What was embedded for a stored child (`indexed_text`), rebuilt from its payload."""
+    text, header = payload.get("text"), payload.get("header")
+    if not isinstance(text, str) or not text:
+        return None
+    return f"{header}\n{text}" if isinstance(header, str) and header else text
+
+
+async def reembed_points(
+    chunks: Sequence[StoredChunk], embedder: Embedder, *, group: int = EMBED_GROUP
+) -> tuple[list[IndexPoint], int]:
+    """The stored chunks with new vectors (dense and sparse) of their stored text, ids and
+    payloads unchanged; and how many had no text to embed (they are left out)."""
+    usable = [(chunk, text) for chunk in chunks if (text := stored_text(chunk.payload))]
+    points: list[IndexPoint] = []
+    for first in range(0, len(usable), group):
+        batch = usable[first : first + group]
+        vectors = await embedder.embed_documents([text for _, text in batch])
+        if len(vectors) != len(batch):
+            raise RuntimeError(f"embedder returned {len(vectors)} vectors for {len(batch)} texts")
+        for (chunk, text), vector in zip(batch, vectors, strict=True):
+            points.append(IndexPoint(chunk.id, vector, chunk.payload, encode_document(text)))
+    return points, len(chunks) - len(usable)

@@ -20,6 +20,7 @@ from service.http import auth, chat, documents, health, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.docs import install_docs
 from service.http.fast_reject import FastRejectMiddleware
+from service.http.instance import InstanceHeaderMiddleware
 from service.http.web import web_router
 from service.settings import Settings
 
@@ -82,6 +83,7 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
+    app.add_middleware(InstanceHeaderMiddleware)  # outermost: every answer names its worker
     for module in (health, auth, chat, stream, documents):
         app.include_router(module.router)
     app.include_router(metrics.router_for(settings.metrics_token))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipelines.ports import StoreUnavailable
+from pipelines.ports import StoreUnavailable, embedding_model
 from pipelines.safety.confidence import GateCalibration
 from service import bootstrap
 from service.bootstrap.migration import MigrationRefused, open_migration
@@ -28,6 +28,7 @@ from service.cli.ask import ask
 from service.cli.evaluate import EvalOptions, eval_guards, eval_retrieval
 from service.cli.ingest import ingest
 from service.cli.parser import build_parser
+from service.cli.serve import APP_FACTORY, workers_refusal
 from service.evaluation.cases import (
     CaseFileError,
     GuardCase,
@@ -40,6 +41,7 @@ from service.process_lock import DataDirBusy, ProcessLock
 from service.settings import Settings
 
 GRACEFUL_SHUTDOWN_S = 15
+WORKER_HEALTHCHECK_S = 120
 
 
 def data_dir_lock(
@@ -47,10 +49,11 @@ def data_dir_lock(
 ) -> AbstractContextManager[object]:
     """Holds data_dir/warden.lock while a command uses what only one process may open there.
 
-    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` only
-    with the embedded vector index (with a Qdrant server it touches no single-process file).
+    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` and
+    `reindex` only with the embedded vector index (with a Qdrant server they touch no
+    single-process file).
     """
-    if command == "ingest" and settings.qdrant_url:
+    if command in ("ingest", "reindex") and settings.qdrant_url:
         return nullcontext()
     return ProcessLock(settings.data_dir, command=command, url=url)
 
@@ -61,14 +64,34 @@ def _settings_problem(error: ValidationError) -> str:
     return "invalid configuration: " + "; ".join(parts)
 
 
-def serve(settings: Settings, host: str, port: int) -> int:
+def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
+    """Exit 2 when the settings cannot serve `workers` processes, 3 when startup failed."""
     import uvicorn
 
     from service.app import create_app
     from service.http.header_limit import HeaderCappedProtocol
 
+    refusal = workers_refusal(settings, workers)
+    if refusal:
+        print(f"warden: {refusal}", file=sys.stderr)
+        return 2
     url = f"http://{host}:{port}"
     with data_dir_lock(settings, "serve", url):
+        asyncio.run(bootstrap.check_index(settings))  # a model mismatch stops here, clearly
+        if workers > 1:  # each worker builds its own app from the environment
+            bootstrap.token_service(settings)  # the JWT secret exists before workers race
+            uvicorn.run(
+                APP_FACTORY,
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
+                # loading the models holds the GIL for seconds on a busy host: uvicorn's 5 s
+                # default kills such a worker as hung, again and again
+                timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
+            )
+            return 0
         config = uvicorn.Config(
             create_app(settings=settings),
             host=host,
@@ -77,13 +100,14 @@ def serve(settings: Settings, host: str, port: int) -> int:
             http=HeaderCappedProtocol,  # 431 `headers_too_large` past 32 KiB of headers
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
         )
-        uvicorn.Server(config).run()
-    return 0
+        server = uvicorn.Server(config)
+        server.run()
+    return 0 if server.started else 3
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        return serve(settings, args.host, args.port)
+        return serve(settings, args.host, args.port, args.workers)
     if args.command == "classify":  # opens no store: no lock, so it runs beside `serve`
         return asyncio.run(_classify(settings, args))
     if args.command == "eval":
@@ -95,6 +119,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     with data_dir_lock(settings, args.command):
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
+        if args.command == "reindex":
+            return asyncio.run(_reindex(settings, args))
         return asyncio.run(_ask(settings, args))
 
 
@@ -111,6 +137,14 @@ async def _migrate(settings: Settings, args: argparse.Namespace) -> int:
         return await run_migrate(
             plan, now=datetime.now(UTC), batch_size=args.batch_size, as_json=args.json
         )
+
+
+async def _reindex(settings: Settings, args: argparse.Namespace) -> int:
+    from service.cli.reindex import run_reindex
+
+    embedder = await bootstrap.open_embedder()
+    rebuild = await bootstrap.open_rebuild(settings, embedding_model(embedder))
+    return await run_reindex(rebuild, embedder, force=args.force, as_json=args.json)
 
 
 async def _classify(settings: Settings, args: argparse.Namespace) -> int:

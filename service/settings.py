@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     jwt_public_key_file: Path | None = None
     jwt_external_issuer: str | None = None
     jwt_external_audience: str | None = None
+    # ... or its JWKS URL (RS256 and ES256 keys, refreshed on an unknown kid, once a minute at most)
+    jwt_jwks_url: str | None = None
+    # The provider's claims for the user's id, name and e-mail.
+    jwt_claim_user_id: Annotated[str, Field(min_length=1)] = "sub"
+    jwt_claim_name: Annotated[str, Field(min_length=1)] = "name"
+    jwt_claim_email: Annotated[str, Field(min_length=1)] = "email"
     # Own accounts (register, POST /v1/auth/token, HS256 tokens) beside an external provider:
     # unset = on without a provider, off with one. allow_signup still governs registration.
     allow_local_accounts: bool | None = None
@@ -113,6 +119,7 @@ class Settings(BaseSettings):
         "langfuse_base_url",
         "jwt_external_issuer",
         "jwt_external_audience",
+        "jwt_jwks_url",
     )
     @classmethod
     def _blank_is_unset(cls, value: str | None) -> str | None:
@@ -122,14 +129,21 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _one_public_key(self) -> Settings:
-        if self.jwt_public_key is not None and self.jwt_public_key_file is not None:
-            raise ValueError("set WARDEN_JWT_PUBLIC_KEY or WARDEN_JWT_PUBLIC_KEY_FILE, not both")
-        has_key = self.jwt_public_key is not None or self.jwt_public_key_file is not None
+        keys = (self.jwt_public_key, self.jwt_public_key_file, self.jwt_jwks_url)
+        if sum(key is not None for key in keys) > 1:
+            raise ValueError(
+                "set one of WARDEN_JWT_PUBLIC_KEY, WARDEN_JWT_PUBLIC_KEY_FILE, WARDEN_JWT_JWKS_URL"
+            )
+        if self.jwt_jwks_url is not None and not self.jwt_jwks_url.startswith(
+            ("https://", "http://")
+        ):
+            raise ValueError("WARDEN_JWT_JWKS_URL must be an http(s) URL")
+        has_key = any(key is not None for key in keys)
         if has_key and not (self.jwt_external_issuer and self.jwt_external_audience):
             # Without both, any token that provider signs for another app would be accepted.
             raise ValueError(
-                "an external identity provider (WARDEN_JWT_PUBLIC_KEY or _FILE) needs both "
-                "WARDEN_JWT_EXTERNAL_ISSUER and WARDEN_JWT_EXTERNAL_AUDIENCE"
+                "an external identity provider (WARDEN_JWT_PUBLIC_KEY, _FILE or _JWKS_URL) "
+                "needs both WARDEN_JWT_EXTERNAL_ISSUER and WARDEN_JWT_EXTERNAL_AUDIENCE"
             )
         return self
 
@@ -145,7 +159,8 @@ class Settings(BaseSettings):
         """Own accounts and HS256 tokens: on by default, off by default beside a provider."""
         if self.allow_local_accounts is not None:
             return self.allow_local_accounts
-        return self.jwt_public_key is None and self.jwt_public_key_file is None
+        keys = (self.jwt_public_key, self.jwt_public_key_file, self.jwt_jwks_url)
+        return all(key is None for key in keys)
 
     def external_public_key(self) -> str | None:
         """The identity provider's PEM public key, if one is configured."""

@@ -4,6 +4,13 @@ plain records they carry. Adapters (service/adapters/) implement them; fakes in 
 from pipelines.ports.idempotency import IdempotencyRecord, IdempotencyStore
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
+from pipelines.ports.reindex import (
+    EmbeddingModel,
+    EmbeddingModelMismatch,
+    IndexRebuild,
+    StoredChunk,
+    embedding_model,
+)
 from pipelines.ports.sparse import SparseVector
 from pipelines.ports.store import (
     AlreadyExists,
@@ -51,6 +58,11 @@ __all__ = [
     "IdempotencyStore",
     "DualSearchResult",
     "Embedder",
+    "EmbeddingModel",
+    "EmbeddingModelMismatch",
+    "IndexRebuild",
+    "StoredChunk",
+    "embedding_model",
     "IndexPoint",
     "IndexedDocument",
     "Message",

@@ -28,10 +28,18 @@ def unauthorized(code: str, detail: str) -> ServiceError:
 
 
 def verified_claims(
-    token: str, key: Any, alg: str, *, issuer: str, audience: str | None, now: float
+    token: str,
+    key: Any,
+    alg: str,
+    *,
+    issuer: str,
+    audience: str | None,
+    now: float,
+    subject: str = "sub",
 ) -> dict[str, Any]:
-    """The token's claims, or a 401 ServiceError (`token_expired` or `invalid_token`)."""
-    required = ["sub", "exp", "iss"] + (["aud"] if audience else [])
+    """The token's claims, or a 401 ServiceError (`token_expired` or `invalid_token`).
+    `subject` names the claim that must carry the user's id."""
+    required = [subject, "exp", "iss"] + (["aud"] if audience else [])
     signature_and_presence: Options = {
         "require": required,
         **_TIME_CHECKS_OFF,

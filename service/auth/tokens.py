@@ -1,4 +1,5 @@
-"""Bearer tokens: own HS256, or an identity provider's RS256 (passwords: service/auth/passwords.py).
+"""Bearer tokens: own HS256, or an identity provider's RS256 / ES256 (service/auth/external_idp.py;
+passwords: service/auth/passwords.py).
 
 Verified tokens are cached until their `exp` (service/auth/token_cache.py): a token's signature
 is checked once, not on every request. Verification itself is service/auth/jwt_checks.py.
@@ -18,6 +19,8 @@ from typing import Any
 import jwt
 
 from pipelines.ports import UserRecord
+from service.auth.external_idp import ClaimNames, ExternalIdp
+from service.auth.jwks import UnknownSigningKey
 from service.auth.jwt_checks import unauthorized, verified_claims
 from service.auth.token_cache import DEFAULT_MAX_ENTRIES, VerifiedTokenCache
 from service.errors import ServiceError
@@ -38,30 +41,17 @@ def external_user_id(issuer: str, sub: str) -> str:
     return f"ext:{digest[:32]}"
 
 
-@dataclass(frozen=True)
-class ExternalIdp:
-    """An identity provider whose RS256 tokens are accepted (issuer and audience are required:
-    without them a token the provider signed for any other app would pass)."""
-
-    public_key_pem: str
-    issuer: str
-    audience: str
-
-    def __post_init__(self) -> None:
-        if not self.issuer or not self.audience:
-            raise ValueError("an external identity provider needs an issuer and an audience")
-
-    def key(self) -> Any:
-        if not jwt.algorithms.has_crypto:
-            raise RuntimeError("verifying RS256 tokens needs the 'cryptography' package")
-        algorithm = jwt.algorithms.RSAAlgorithm(jwt.algorithms.RSAAlgorithm.SHA256)
-        return algorithm.prepare_key(self.public_key_pem)
+__all__ = ["ClaimNames", "ExternalIdp", "Principal", "TokenService", "not_authenticated"]
+_LOCAL_CLAIMS = ClaimNames()
 
 
 class TokenService:
-    """Issues HS256 tokens; verifies them (and RS256 ones from `external`) with a fixed
+    """Issues HS256 tokens; verifies them (and RS256 / ES256 ones from `external`) with a fixed
     algorithm per key, so `alg: none` and algorithm confusion are refused. With `local`
-    False, own tokens are neither issued nor accepted (provider tokens only)."""
+    False, own tokens are neither issued nor accepted (provider tokens only).
+
+    `authenticate` is what requests call: when a provider token names a key not cached yet, it
+    refreshes the provider's JWKS (at most once a minute) and verifies again."""
 
     def __init__(
         self,
@@ -77,9 +67,8 @@ class TokenService:
         self._secret = secret
         self.ttl = ttl
         self.issuer = issuer
-        self._external = external
+        self.external = external
         self.local = local
-        self._external_key = external.key() if external else None
         self._clock = clock
         self.cache: VerifiedTokenCache[Principal] = VerifiedTokenCache(cache_size)
 
@@ -100,43 +89,78 @@ class TokenService:
         }
         return jwt.encode(claims, self._secret, algorithm="HS256")
 
+    async def authenticate(self, token: str) -> Principal:
+        """`verify`, after refreshing the provider's keys when the token's key is unknown."""
+        try:
+            return self._verify(token)
+        except UnknownSigningKey:
+            pass
+        assert self.external is not None  # only provider tokens look keys up
+        await self.external.refresh_keys()
+        try:
+            return self._verify(token)
+        except UnknownSigningKey:
+            if self.external.keys_unavailable:
+                raise ServiceError(
+                    "identity_provider_unavailable",
+                    "The identity provider's keys cannot be fetched; try again shortly.",
+                    503,
+                    headers={"Retry-After": "60"},
+                ) from None
+            raise unauthorized("invalid_token", "The token's signing key is unknown.") from None
+
     def verify(self, token: str) -> Principal:
+        """The caller of a token, from the keys at hand (no fetch); a 401 ServiceError if not."""
+        try:
+            return self._verify(token)
+        except UnknownSigningKey:
+            raise unauthorized("invalid_token", "The token's signing key is unknown.") from None
+
+    def _verify(self, token: str) -> Principal:
         now = self._now()
         cached = self.cache.get(token, now)
         if cached is not None:
             return cached
         try:
-            alg = jwt.get_unverified_header(token).get("alg")
+            header = jwt.get_unverified_header(token)
         except jwt.InvalidTokenError:
             raise unauthorized("invalid_token", "The token is malformed.") from None
+        alg = header.get("alg")
+        ext = self.external
         if alg == "HS256" and self.local:
             claims = verified_claims(
                 token, self._secret, "HS256", issuer=self.issuer, audience=None, now=now
             )
-            principal = self._principal(claims, None)
-        elif alg == "RS256" and self._external is not None:
-            ext = self._external
+            principal = self._principal(claims, None, _LOCAL_CLAIMS)
+        elif ext is not None and ext.accepts(alg):
+            try:
+                key = ext.key_for(header)
+            except ValueError:
+                raise unauthorized("invalid_token", "The token could not be verified.") from None
             claims = verified_claims(
                 token,
-                self._external_key,
-                "RS256",
+                key,
+                str(alg),
                 issuer=ext.issuer,
                 audience=ext.audience,
                 now=now,
+                subject=ext.claims.user_id,
             )
-            principal = self._principal(claims, ext.issuer)
+            principal = self._principal(claims, ext.issuer, ext.claims)
         else:
             raise unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
         self.cache.put(token, principal, exp=int(claims["exp"]), now=now)
         return principal
 
     @staticmethod
-    def _principal(claims: dict[str, Any], external_issuer: str | None) -> Principal:
-        sub = claims.get("sub")
+    def _principal(
+        claims: dict[str, Any], external_issuer: str | None, names: ClaimNames
+    ) -> Principal:
+        sub = claims.get(names.user_id)
         if not isinstance(sub, str) or not sub.strip() or len(sub) > 256:
             raise unauthorized("invalid_token", "The token's subject is not valid.")
-        name = claims.get("name") or claims.get("preferred_username") or ""
-        email = claims.get("email") or ""
+        name = claims.get(names.name) or claims.get("preferred_username") or ""
+        email = claims.get(names.email) or ""
         user_id = external_user_id(external_issuer, sub) if external_issuer else sub
         return Principal(user_id=user_id, name=str(name)[:200], email=str(email)[:320])
 

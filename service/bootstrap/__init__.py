@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.metering import metered
@@ -20,6 +21,7 @@ from pipelines.ports import (
     Store,
     Tracer,
     VectorIndex,
+    embedding_model,
 )
 from pipelines.runner import ChatPipeline
 from pipelines.safety.classify import classify_message
@@ -35,10 +37,12 @@ from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
 )
 from service.bootstrap.adapters import (
+    check_index,
     idempotency_for,
     open_detector,
     open_embedder,
     open_index,
+    open_rebuild,
     open_store,
     probes,
 )
@@ -53,16 +57,20 @@ from service.documents.service import DocumentService
 from service.idempotent_chat import IdempotentChats
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
+from service.outbox_slots import claim_outbox, unclaimed_outboxes
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
 __all__ = [
     "build_container",
+    "check_index",
     "open_detector",
     "open_embedder",
     "open_index",
     "open_knowledge",
+    "open_rebuild",
     "pipeline_config",
+    "replay_abandoned_outboxes",
     "replay_outbox",
     "token_service",
     "toxicity_scorer",
@@ -83,6 +91,21 @@ async def replay_outbox(outbox: OutboxChatStore) -> int:
     return stored
 
 
+async def _released(release: Callable[[], None]) -> None:
+    release()
+
+
+async def replay_abandoned_outboxes(store: Store, data_dir: Path) -> int:
+    """Replays the outboxes of serving processes that no longer run (see outbox_slots)."""
+    stored = 0
+    for folder, release in unclaimed_outboxes(data_dir):
+        try:
+            stored += await replay_outbox(OutboxChatStore(store, folder))
+        finally:
+            release()
+    return stored
+
+
 async def open_knowledge(
     settings: Settings,
     *,
@@ -93,7 +116,7 @@ async def open_knowledge(
     """What `warden ingest` needs: the embedder, the index (closed by the service) and the
     PII detector for the allowlist."""
     embedder = embedder or await open_embedder()
-    index = index or await open_index(settings, embedder.dimension)
+    index = index or await open_index(settings, embedder.dimension, embedding_model(embedder))
     try:
         detector = detector or await open_detector()
     except BaseException:
@@ -124,7 +147,7 @@ async def build_container(
     try:
         embedder = embedder or await open_embedder()
         if index is None:
-            index = await open_index(settings, embedder.dimension)
+            index = await open_index(settings, embedder.dimension, embedding_model(embedder))
         closers.append(("vector index", index.close))
         store = store or await open_store(settings)
         closers.append(("store", store.close))
@@ -136,8 +159,11 @@ async def build_container(
         else:
             given, timeout_s = tracer, settings.shutdown_flush_timeout_s
             closers.append(("tracer", lambda: given.flush(timeout_s)))
-        outbox = OutboxChatStore(store, settings.data_dir / "outbox")  # closes nothing itself
+        outbox_dir, release_outbox = claim_outbox(settings.data_dir)  # one per process
+        closers.insert(0, ("outbox claim", lambda: _released(release_outbox)))
+        outbox = OutboxChatStore(store, outbox_dir)  # closes nothing itself
         await replay_outbox(outbox)
+        await replay_abandoned_outboxes(store, settings.data_dir)
         metered_store = metered(outbox, "store")
         deps = PipelineDeps(
             embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts

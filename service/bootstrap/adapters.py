@@ -5,13 +5,16 @@ loads ONNX, Presidio or Qdrant."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pipelines.ports import (
     ChatModel,
     Embedder,
+    EmbeddingModel,
     IdempotencyStore,
+    IndexRebuild,
     PiiDetector,
     Store,
     Tracer,
@@ -31,18 +34,60 @@ async def open_embedder() -> Embedder:
     return embedder
 
 
-async def open_index(settings: Settings, dimension: int) -> VectorIndex:
+def configured_model() -> EmbeddingModel:
+    """The embedding model `open_embedder` loads, known without loading it."""
+    from service.adapters.embedding.onnx_embedder import OnnxMiniLmEmbedder
+
+    return EmbeddingModel(OnnxMiniLmEmbedder.model_name, OnnxMiniLmEmbedder.dimension)
+
+
+async def check_index(settings: Settings) -> None:
+    """Opens and closes the configured index: raises what opening it would (a model mismatch,
+    a held folder, an unreachable server) before any worker starts."""
+    model = configured_model()
+    index = await open_index(settings, model.dimension, model)
+    await index.close()
+
+
+async def open_index(
+    settings: Settings, dimension: int, model: EmbeddingModel | None = None
+) -> VectorIndex:
+    """The index; with `model`, one built with another model is refused at once
+    (EmbeddingModelMismatch names both and `warden reindex`)."""
     if settings.qdrant_url:
         from service.adapters.vector.qdrant_server import QdrantServerIndex
 
-        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return await QdrantServerIndex.connect(
-            url=settings.qdrant_url, api_key=key, dimension=dimension
+            url=settings.qdrant_url, api_key=_qdrant_key(settings), dimension=dimension, model=model
         )
     from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 
     path = settings.data_dir / "qdrant"
-    return await asyncio.to_thread(QdrantEdgeIndex.open, path, dimension)
+    return await asyncio.to_thread(
+        functools.partial(QdrantEdgeIndex.open, path, dimension, model=model)
+    )
+
+
+def _qdrant_key(settings: Settings) -> str | None:
+    return settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+
+
+async def open_rebuild(settings: Settings, model: EmbeddingModel) -> IndexRebuild:
+    """What `warden reindex` fills: a new index for `model` beside the configured one."""
+    if settings.qdrant_url:
+        from qdrant_client import AsyncQdrantClient
+
+        from service.adapters.vector.server_reindex import ServerRebuild
+
+        client = AsyncQdrantClient(url=settings.qdrant_url, api_key=_qdrant_key(settings))
+        try:
+            return await ServerRebuild.start(client, "warden", model)
+        except BaseException:
+            await client.close()
+            raise
+    from service.adapters.vector.edge_reindex import EdgeRebuild
+
+    return await asyncio.to_thread(EdgeRebuild.start, settings.data_dir / "qdrant", model)
 
 
 async def open_store(settings: Settings) -> Store:

@@ -9,9 +9,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 from pipelines.deps import PipelineConfig
+from service.auth.external_idp import ClaimNames, ExternalIdp
+from service.auth.jwks import JwksKeys
 from service.auth.secret_file import load_or_create_secret
 from service.auth.throttle import AuthThrottle
-from service.auth.tokens import ExternalIdp, TokenService
+from service.auth.tokens import TokenService
 from service.pipeline_config import load_pipeline_config
 from service.settings import Settings
 
@@ -39,17 +41,31 @@ def toxicity_scorer() -> Callable[[str], float]:
 def token_service(settings: Settings) -> TokenService:
     secret = settings.jwt_secret
     key = secret.get_secret_value() if secret else load_or_create_secret(settings.data_dir)
-    pem = settings.external_public_key()
-    external = None
-    if pem:  # Settings refuses a key without both issuer and audience
-        assert settings.jwt_external_issuer and settings.jwt_external_audience
-        external = ExternalIdp(pem, settings.jwt_external_issuer, settings.jwt_external_audience)
     return TokenService(
         key,
         ttl=timedelta(minutes=settings.jwt_ttl_minutes),
         issuer=settings.jwt_issuer,
-        external=external,
+        external=external_idp(settings),
         local=settings.local_accounts,
+    )
+
+
+def external_idp(settings: Settings) -> ExternalIdp | None:
+    """The configured identity provider (a static RS256 key or a JWKS URL), if any."""
+    pem, url = settings.external_public_key(), settings.jwt_jwks_url
+    if not pem and not url:
+        return None
+    # Settings refuses a provider without both issuer and audience
+    assert settings.jwt_external_issuer and settings.jwt_external_audience
+    claims = ClaimNames(
+        settings.jwt_claim_user_id, settings.jwt_claim_name, settings.jwt_claim_email
+    )
+    return ExternalIdp(
+        settings.jwt_external_issuer,
+        settings.jwt_external_audience,
+        public_key_pem=pem,
+        jwks=JwksKeys(url) if url else None,
+        claims=claims,
     )
 
 

@@ -16,6 +16,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the HTTP service")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (more than one needs WARDEN_QDRANT_URL and WARDEN_MONGODB_URI)",
+    )
 
     ingest = commands.add_parser("ingest", help="load files or folders into the core knowledge")
     ingest.add_argument("paths", nargs="+", type=Path, metavar="PATH")
@@ -45,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
     classify.add_argument("--echo", action="store_true", help="include the message text")
     _add_eval(commands)
+    reindex = commands.add_parser(
+        "reindex", help="re-embed the stored chunks with the configured embedding model"
+    )
+    reindex.add_argument("--force", action="store_true", help="even if already built with it")
+    reindex.add_argument("--json", action="store_true", help="print one JSON object of counts")
     _add_migrate(commands)
     _add_backup(commands)
     return parser

@@ -49,11 +49,12 @@ def container_of(request: Request) -> Container:
     return container
 
 
-def authenticate(container: Container, token: str | None) -> Principal:
-    """The caller, from a verified bearer token only (never from the request body)."""
+async def authenticate(container: Container, token: str | None) -> Principal:
+    """The caller, from a verified bearer token only (never from the request body). Awaits
+    only when a provider token's key must be fetched (service/auth/jwks.py)."""
     if not token:
         raise not_authenticated()
-    return container.tokens.verify(token)
+    return await container.tokens.authenticate(token)
 
 
 def admit(container: Container, user: Principal) -> Principal:
@@ -91,7 +92,7 @@ DocumentsDep = Annotated[DocumentService, Depends(get_documents)]
 async def current_user(
     container: ContainerDep, token: Annotated[str | None, Depends(bearer)]
 ) -> Principal:
-    return authenticate(container, token)
+    return await authenticate(container, token)
 
 
 CurrentUser = Annotated[Principal, Depends(current_user)]

@@ -91,7 +91,7 @@ async def _caller_parts(request: Request) -> tuple[Container, Principal] | None:
         scheme, _, credentials = token.partition(" ")
         if scheme.lower() != "bearer":
             return None
-        return container, authenticate(container, credentials)
+        return container, await authenticate(container, credentials)
     except ServiceError:
         return None
 

@@ -66,7 +66,7 @@ async def spy_on() -> AsyncIterator[Callable[[Kit], Awaitable[Spied]]]:
         ) -> Principal:
             spied.route_calls.append(request.url.path)
             container = container_of(request)
-            return admit(container, authenticate(container, token))
+            return admit(container, await authenticate(container, token))
 
         app.dependency_overrides[rate_limited_user] = recording_caller
         clients.append(spied.client)

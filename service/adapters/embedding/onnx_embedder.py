@@ -53,6 +53,7 @@ class OnnxMiniLmEmbedder:
     """Implements the Embedder port. Loads once (lazily, or up front with `warm()`)."""
 
     dimension = 384
+    model_name = "all-MiniLM-L6-v2-int8"  # recorded with the index (pipelines/ports/reindex.py)
 
     def __init__(
         self,

@@ -20,7 +20,6 @@ their documents; uploads stay searchable (dense only) until they expire.
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,14 +27,16 @@ from typing import IO, Any
 
 import qdrant_edge as qe
 
-from pipelines.ports import IndexPoint, SparseVector, StoreUnavailable
+from pipelines.ports import EmbeddingModel, IndexPoint, SparseVector, StoreUnavailable
+from service.adapters.vector import edge_shard as shards
 from service.adapters.vector import filters as vf
 from service.adapters.vector.filters import IndexLocked
+from service.adapters.vector.model_stamp import needs_stamp
 from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
 
-_LOCK_FILE = ".warden.lock"
 _SCROLL_PAGE = 1024
-_MIGRATING, _LEGACY = ".migrating", ".legacy"
+_MIGRATING = ".migrating"
+STAGING = ".reindexing"  # where `warden reindex` builds the new shard (edge_reindex.py)
 __all__ = ["IndexLocked", "QdrantEdgeIndex"]
 
 
@@ -51,33 +52,12 @@ def _filter(conditions: list[vf.Condition]) -> qe.Filter:
     return qe.Filter(must=must, must_not=must_not or None)
 
 
-def _index_schema(kind: vf.IndexKind) -> Any:
-    if kind == "integer":
-        return qe.IntegerIndexParams(lookup=False, range=True)
-    return qe.PayloadSchemaType.Keyword
-
-
-def _config(dimension: int) -> qe.EdgeConfig:
-    sparse = qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)
-    dense = qe.EdgeVectorParams(dimension, qe.Distance.Cosine)
-    return qe.EdgeConfig(vectors=dense, sparse_vectors={vf.SPARSE: sparse})
-
-
-def _sparse(vector: SparseVector) -> qe.SparseVector:
-    return qe.SparseVector(list(vector.indices), list(vector.values))
-
-
-def _vector(point: IndexPoint, dimension: int) -> Any:
-    dense = vf.check_vector(point.vector, dimension)
-    return {"": dense, vf.SPARSE: _sparse(point.sparse)} if point.sparse else dense
-
-
 def _migrate(path: Path, dimension: int) -> None:
     """Copies a shard without the sparse vector into one with it, in place (see module doc)."""
     old = qe.EdgeShard.load(str(path))
     new_path = path / _MIGRATING
     shutil.rmtree(new_path, ignore_errors=True)
-    new = qe.EdgeShard.create(str(new_path), _config(dimension))
+    new = qe.EdgeShard.create(str(new_path), shards.config(dimension))
     offset: Any = None
     while True:
         request = qe.ScrollRequest(
@@ -91,25 +71,9 @@ def _migrate(path: Path, dimension: int) -> None:
             break
     old.close()
     new.close()
-    legacy = path / _LEGACY
-    legacy.mkdir()
-    for entry in path.iterdir():
-        if entry.name not in (_LOCK_FILE, _MIGRATING, _LEGACY):
-            entry.rename(legacy / entry.name)
-    for entry in new_path.iterdir():
-        entry.rename(path / entry.name)
-    new_path.rmdir()
-    shutil.rmtree(legacy)
-
-
-def _lock(path: Path) -> IO[str]:
-    handle = (path / _LOCK_FILE).open("a")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
-        raise IndexLocked(f"vector index folder {path} is already open elsewhere") from None
-    return handle
+    if (path / shards.MODEL_FILE).exists():
+        shutil.copy2(path / shards.MODEL_FILE, new_path / shards.MODEL_FILE)
+    shards.swap_in(path, new_path)
 
 
 class QdrantEdgeIndex(QdrantIndexBase):
@@ -125,14 +89,29 @@ class QdrantEdgeIndex(QdrantIndexBase):
         self.hybrid = True  # `open` migrates an older shard (see the module docstring)
 
     @classmethod
-    def open(cls, path: Path, dimension: int, *, offload_queries: bool = True) -> QdrantEdgeIndex:
-        """Opens (or creates) the index in `path`; raises IndexLocked if it is held. Blocking."""
+    def open(
+        cls,
+        path: Path,
+        dimension: int,
+        *,
+        model: EmbeddingModel | None = None,
+        offload_queries: bool = True,
+    ) -> QdrantEdgeIndex:
+        """Opens (or creates) the index in `path`; raises IndexLocked if it is held, and
+        EmbeddingModelMismatch if it holds another `model`'s vectors. Blocking."""
         path.mkdir(parents=True, exist_ok=True)
-        lock = _lock(path)
-        config = _config(dimension)
+        lock = shards.lock(path)
+        config = shards.config(dimension)
         try:
-            shutil.rmtree(path / _MIGRATING, ignore_errors=True)  # an interrupted migration
-            if (path / "edge_config.json").exists():
+            for staging in (_MIGRATING, STAGING):  # an interrupted migration or reindex
+                shutil.rmtree(path / staging, ignore_errors=True)
+            stamp_now = model is not None and needs_stamp(
+                shards.read_model(path),
+                model,
+                dimension_found=shards.dimension_on_disk(path),
+                where=str(path),
+            )
+            if (path / shards.CONFIG_FILE).exists():
                 try:
                     shard = qe.EdgeShard.load(str(path), config)
                 except Exception as exc:
@@ -142,10 +121,12 @@ class QdrantEdgeIndex(QdrantIndexBase):
                     shard = qe.EdgeShard.load(str(path), config)
             else:
                 shard = qe.EdgeShard.create(str(path), config)
-            indexed = shard.info().payload_schema
-            for field, kind in vf.PAYLOAD_INDEXES.items():
-                if field not in indexed:
-                    shard.update(qe.UpdateOperation.create_field_index(field, _index_schema(kind)))
+            shards.ensure_payload_indexes(shard)
+            if stamp_now and model is not None:
+                shards.write_model(path, model)
+        except StoreUnavailable:
+            lock.close()
+            raise
         except Exception as exc:
             lock.close()
             if "WouldBlock" in str(exc):
@@ -166,10 +147,7 @@ class QdrantEdgeIndex(QdrantIndexBase):
         await self._call(lambda s: s.update(operation))
 
     async def upsert(self, points: Sequence[IndexPoint]) -> None:
-        stored = [
-            qe.Point(vf.point_uuid(p.id), _vector(p, self.dimension), vf.stored_payload(p))
-            for p in points
-        ]
+        stored = [shards.stored_point(p, self.dimension) for p in points]
         if stored:
             await self._update(qe.UpdateOperation.upsert_points(stored))
 
@@ -177,7 +155,7 @@ class QdrantEdgeIndex(QdrantIndexBase):
         self, query: list[float], sparse: SparseVector, searches: list[Search]
     ) -> list[list[qe.ScoredPoint]]:
         dense = qe.Query.Nearest(query)
-        terms = qe.Query.Nearest(_sparse(sparse), using=vf.SPARSE) if sparse else dense
+        terms = qe.Query.Nearest(shards.sparse(sparse), using=vf.SPARSE) if sparse else dense
         requests = [
             qe.QueryRequest(
                 limit=limit,

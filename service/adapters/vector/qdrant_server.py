@@ -5,7 +5,10 @@ which is pure Python: it ignores payload indexes, searches exhaustively and bloc
 
 A collection created before hybrid search has no sparse vector and Qdrant cannot add one to it:
 it keeps serving dense-only (`hybrid` is False, sparse searches return nothing) and a warning
-says so; drop the collection and run `warden ingest` to re-create it with the sparse vector.
+says so; `warden reindex` rebuilds it with the sparse vector (service/adapters/vector/
+server_reindex.py: a new collection, then the name becomes an alias of it).
+
+The embedding model is recorded in the collection's metadata (model_stamp.py).
 """
 
 from __future__ import annotations
@@ -17,9 +20,16 @@ from typing import Any, Self
 
 from qdrant_client import AsyncQdrantClient, models
 
-from pipelines.ports import IndexPoint, SparseVector, StoreUnavailable
+from pipelines.ports import (
+    EmbeddingModel,
+    EmbeddingModelMismatch,
+    IndexPoint,
+    SparseVector,
+    StoreUnavailable,
+)
 from service.adapters.vector import filters as vf
 from service.adapters.vector.filters import IndexLocked
+from service.adapters.vector.model_stamp import needs_stamp, read_stamp, stamp
 from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
 
 _SCROLL_PAGE = 1024
@@ -38,6 +48,34 @@ def _filter(conditions: list[vf.Condition]) -> models.Filter:
             condition = models.FieldCondition(key=c.key, range=models.Range(gt=c.gt, lte=c.lte))
         (must_not if c.excluded else must).append(condition)
     return models.Filter(must=must, must_not=must_not or None)
+
+
+async def physical_name(client: AsyncQdrantClient, name: str) -> str:
+    """The collection behind `name` when it is an alias (`warden reindex` makes it one)."""
+    aliases = await client.get_aliases()
+    return next((a.collection_name for a in aliases.aliases if a.alias_name == name), name)
+
+
+async def create_collection(
+    client: AsyncQdrantClient, name: str, dimension: int, model: EmbeddingModel | None
+) -> None:
+    vectors = models.VectorParams(size=dimension, distance=models.Distance.COSINE)
+    sparse = models.SparseVectorParams(modifier=models.Modifier.IDF)
+    await client.create_collection(
+        name,
+        vectors_config=vectors,
+        sparse_vectors_config={vf.SPARSE: sparse},
+        metadata=stamp(model) if model is not None else None,
+    )
+
+
+async def ensure_payload_indexes(client: AsyncQdrantClient, name: str) -> None:
+    schema = (await client.get_collection(name)).payload_schema
+    for field, kind in vf.PAYLOAD_INDEXES.items():
+        if field not in schema:
+            await client.create_payload_index(
+                name, field, field_schema=_index_schema(kind), wait=True
+            )
 
 
 def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.IntegerIndexParams:
@@ -73,8 +111,11 @@ class QdrantServerIndex(QdrantIndexBase):
         path: str | None = None,
         collection: str = "warden",
         timeout_s: int = 10,
+        model: EmbeddingModel | None = None,
     ) -> Self:
-        """Connects and creates the collection and its payload indexes if missing."""
+        """Connects and creates the collection and its payload indexes if missing. With a
+        `model`, refuses a collection of another model's vectors (EmbeddingModelMismatch) and
+        records it in a collection that has none recorded. `collection` may be an alias."""
         try:
             client = AsyncQdrantClient(
                 url=url, api_key=api_key, location=location, path=path, timeout=timeout_s
@@ -85,35 +126,40 @@ class QdrantServerIndex(QdrantIndexBase):
         with warnings.catch_warnings():
             if url is None:  # local mode warns that it ignores payload indexes: we know
                 warnings.simplefilter("ignore", UserWarning)
-            await index._guard(index._ensure_collection())
+            try:
+                await index._guard(index._ensure_collection(model))
+            except BaseException:
+                await client.close()
+                raise
         return index
 
-    async def _ensure_collection(self) -> None:
-        if not await self._client.collection_exists(self.collection):
-            vectors = models.VectorParams(size=self.dimension, distance=models.Distance.COSINE)
-            sparse = models.SparseVectorParams(modifier=models.Modifier.IDF)
-            await self._client.create_collection(
-                self.collection, vectors_config=vectors, sparse_vectors_config={vf.SPARSE: sparse}
-            )
-        info = await self._client.get_collection(self.collection)
+    async def _ensure_collection(self, model: EmbeddingModel | None) -> None:
+        name = await physical_name(self._client, self.collection)
+        if not await self._client.collection_exists(name):
+            await create_collection(self._client, name, self.dimension, model)
+        info = await self._client.get_collection(name)
+        if model is not None:
+            found = info.config.params.vectors
+            size = found.size if isinstance(found, models.VectorParams) else None
+            stored = read_stamp(info.config.metadata)
+            where = f"collection {self.collection}"
+            if needs_stamp(stored, model, dimension_found=size, where=where):
+                await self._client.update_collection(name, metadata=stamp(model))
         self.hybrid = vf.SPARSE in (info.config.params.sparse_vectors or {})
         if not self.hybrid:
             _log.warning(
                 "collection %s has no sparse vector (created by an older Warden): dense-only"
-                " search; drop it and run `warden ingest` to re-create it",
+                " search; run `warden reindex` to rebuild it with the sparse vector",
                 self.collection,
             )
-        schema = info.payload_schema
-        for field, kind in vf.PAYLOAD_INDEXES.items():
-            if field not in schema:
-                await self._client.create_payload_index(
-                    self.collection, field, field_schema=_index_schema(kind), wait=True
-                )
+        await ensure_payload_indexes(self._client, name)
 
     @staticmethod
     async def _guard[T](call: Awaitable[T]) -> T:
         try:
             return await call
+        except EmbeddingModelMismatch:
+            raise
         except Exception as exc:
             raise StoreUnavailable(f"vector index failed: {exc}") from exc
 
