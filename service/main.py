@@ -14,7 +14,6 @@ import logging
 import sys
 import tempfile
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +27,6 @@ from service.cli.ask import ask
 from service.cli.evaluate import EvalOptions, eval_guards, eval_retrieval
 from service.cli.ingest import ingest
 from service.cli.parser import build_parser
-from service.cli.serve import APP_FACTORY, workers_refusal
 from service.evaluation.cases import (
     CaseFileError,
     GuardCase,
@@ -37,72 +35,15 @@ from service.evaluation.cases import (
     read_retrieval_cases,
 )
 from service.pipeline_config import calibration_path, gate_calibration_path, load_calibration
-from service.process_lock import DataDirBusy, ProcessLock
+from service.process_lock import DataDirBusy, data_dir_lock
+from service.serving import serve
 from service.settings import Settings
-
-GRACEFUL_SHUTDOWN_S = 15
-WORKER_HEALTHCHECK_S = 120
-
-
-def data_dir_lock(
-    settings: Settings, command: str, url: str | None = None
-) -> AbstractContextManager[object]:
-    """Holds data_dir/warden.lock while a command uses what only one process may open there.
-
-    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` and
-    `reindex` only with the embedded vector index (with a Qdrant server they touch no
-    single-process file).
-    """
-    if command in ("ingest", "reindex") and settings.qdrant_url:
-        return nullcontext()
-    return ProcessLock(settings.data_dir, command=command, url=url)
 
 
 def _settings_problem(error: ValidationError) -> str:
     """Where and what, never the value (it may be a secret)."""
     parts = [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()]
     return "invalid configuration: " + "; ".join(parts)
-
-
-def serve(settings: Settings, host: str, port: int, workers: int = 1) -> int:
-    """Exit 2 when the settings cannot serve `workers` processes, 3 when startup failed."""
-    import uvicorn
-
-    from service.app import create_app
-    from service.http.header_limit import HeaderCappedProtocol
-
-    refusal = workers_refusal(settings, workers)
-    if refusal:
-        print(f"warden: {refusal}", file=sys.stderr)
-        return 2
-    url = f"http://{host}:{port}"
-    with data_dir_lock(settings, "serve", url):
-        asyncio.run(bootstrap.check_index(settings))  # a model mismatch stops here, clearly
-        if workers > 1:  # each worker builds its own app from the environment
-            bootstrap.token_service(settings)  # the JWT secret exists before workers race
-            uvicorn.run(
-                APP_FACTORY,
-                factory=True,
-                host=host,
-                port=port,
-                workers=workers,
-                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
-                # loading the models holds the GIL for seconds on a busy host: uvicorn's 5 s
-                # default kills such a worker as hung, again and again
-                timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
-            )
-            return 0
-        config = uvicorn.Config(
-            create_app(settings=settings),
-            host=host,
-            port=port,
-            workers=1,
-            http=HeaderCappedProtocol,  # 431 `headers_too_large` past 32 KiB of headers
-            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
-        )
-        server = uvicorn.Server(config)
-        server.run()
-    return 0 if server.started else 3
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:

@@ -8,9 +8,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from service.settings import Settings
 
 LOCK_FILE = "warden.lock"
 
@@ -136,3 +140,17 @@ class ReadOnlyHold:
         fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)
+
+
+def data_dir_lock(
+    settings: Settings, command: str, url: str | None = None
+) -> AbstractContextManager[object]:
+    """Holds data_dir/warden.lock while a command uses what only one process may open there.
+
+    `serve` and `ask` always take it (the history outbox lives in data_dir); `ingest` and
+    `reindex` only with the embedded vector index (with a Qdrant server they touch no
+    single-process file).
+    """
+    if command in ("ingest", "reindex") and settings.qdrant_url:
+        return nullcontext()
+    return ProcessLock(settings.data_dir, command=command, url=url)

@@ -91,6 +91,11 @@ def test_warden_serve_uses_the_capped_protocol(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configs: list[uvicorn.Config] = []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: configs.append(self.config))
+
+    def run(server: uvicorn.Server) -> None:
+        configs.append(server.config)
+        server.started = True  # as a server that started and then stopped
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     assert warden_main.serve(make_settings(tmp_path), "127.0.0.1", 0) == 0
     assert configs[0].http is HeaderCappedProtocol
