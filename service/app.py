@@ -16,7 +16,7 @@ from service.bootstrap import build_container
 from service.container import Container
 from service.documents.sweeper import start_sweeper
 from service.errors import CatchAllMiddleware, install_error_handlers
-from service.http import auth, chat, documents, health, metrics, stream
+from service.http import auth, chat, documents, health, me, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.fast_reject import FastRejectMiddleware
 from service.settings import Settings
@@ -39,6 +39,7 @@ async def _replay_periodically(container: Container) -> None:
     while True:
         await asyncio.sleep(OUTBOX_REPLAY_INTERVAL_S)
         await container.replay_outbox()
+        await container.access.refresh()  # revocations made by other processes
 
 
 def create_app(container: Container | None = None, settings: Settings | None = None) -> FastAPI:
@@ -77,6 +78,6 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.add_middleware(FastRejectMiddleware)  # innermost: the body it reads is capped
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
-    for module in (health, auth, chat, stream, documents, metrics):
+    for module in (health, auth, chat, stream, documents, me, metrics):
         app.include_router(module.router)
     return app

@@ -1,6 +1,7 @@
 """The ports: small `typing.Protocol` interfaces the pipeline and ingestion call, and the
 plain records they carry. Adapters (service/adapters/) implement them; fakes in tests too."""
 
+from pipelines.ports.accounts import AccessRule, AccountData, UserVectors, access_key
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
 from pipelines.ports.sparse import SparseVector
@@ -29,6 +30,10 @@ from pipelines.ports.vector import (
 )
 
 __all__ = [
+    "AccessRule",
+    "AccountData",
+    "UserVectors",
+    "access_key",
     "INDEX_LAYOUT",
     "LAYOUT_KEY",
     "AlreadyExists",

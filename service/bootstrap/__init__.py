@@ -23,6 +23,7 @@ from service.adapters.embedding.caching_embedder import CachingEmbedder
 from service.adapters.store.history_outbox import OutboxChatStore
 from service.auth.accounts import AccountService
 from service.auth.passwords import Passwords
+from service.bootstrap import privacy
 from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
 )
@@ -43,6 +44,7 @@ from service.documents.limits import DocumentLimits
 from service.documents.service import DocumentService
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
+from service.privacy.files import owner_only
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
@@ -82,6 +84,7 @@ async def open_knowledge(
 ) -> KnowledgeService:
     """What `warden ingest` needs: the embedder, the index (closed by the service) and the
     PII detector for the allowlist."""
+    owner_only(settings.data_dir)
     embedder = embedder or await open_embedder()
     index = index or await open_index(settings, embedder.dimension)
     try:
@@ -110,6 +113,7 @@ async def build_container(
     Everything given or opened is closed by `Container.close()`.
     """
     closers: list[tuple[str, Closer]] = []
+    owner_only(settings.data_dir)  # before any store writes a file there
     try:
         embedder = embedder or await open_embedder()
         if index is None:
@@ -127,7 +131,7 @@ async def build_container(
             closers.append(("tracer", lambda: given.flush(timeout_s)))
         outbox = OutboxChatStore(store, settings.data_dir / "outbox")  # closes nothing itself
         await replay_outbox(outbox)
-        metered_store = metered(outbox, "store")
+        metered_store = metered(privacy.sealed_history(settings, outbox, detector), "store")
         deps = PipelineDeps(
             embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts
             index=metered(index, "vector"),
@@ -154,7 +158,8 @@ async def build_container(
             limits=DocumentLimits.from_settings(settings),
             screen=lambda text: screen_chunk(text, deps.config.safety),
         )
-        tokens = token_service(settings)
+        access = await privacy.access_rules(store)
+        tokens = token_service(settings, access)
         accounts = AccountService(
             metered_store,
             passwords or Passwords(),
@@ -162,6 +167,10 @@ async def build_container(
             auth_throttle(settings),
             local_accounts=settings.local_accounts,
             allow_signup=settings.allow_signup,
+            access=access,
+        )
+        me = privacy.me_service(
+            store=store, index=index, chat=chat, documents=documents, access=access, outbox=outbox
         )
         return Container(
             settings=settings,
@@ -175,6 +184,8 @@ async def build_container(
             limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),
             probes=probes(embedder, index, store, chat_model),
             closers=closers,
+            access=access,
+            me=me,
         )
     except BaseException:
         for _, closer in reversed(closers):

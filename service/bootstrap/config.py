@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from pipelines.deps import PipelineConfig
+from service.auth.access import AccessRules
 from service.auth.secret_file import load_or_create_secret
 from service.auth.throttle import AuthThrottle
 from service.auth.tokens import ExternalIdp, TokenService
@@ -36,7 +37,7 @@ def toxicity_scorer() -> Callable[[str], float]:
     return score
 
 
-def token_service(settings: Settings) -> TokenService:
+def token_service(settings: Settings, access: AccessRules | None = None) -> TokenService:
     secret = settings.jwt_secret
     key = secret.get_secret_value() if secret else load_or_create_secret(settings.data_dir)
     pem = settings.external_public_key()
@@ -50,6 +51,7 @@ def token_service(settings: Settings) -> TokenService:
         issuer=settings.jwt_issuer,
         external=external,
         local=settings.local_accounts,
+        access=access,
     )
 
 
