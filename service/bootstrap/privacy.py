@@ -16,6 +16,7 @@ from service.auth.passwords import Passwords
 from service.chat import ChatService
 from service.documents.service import DocumentService
 from service.privacy.data_keys import load_keys
+from service.privacy.files import owner_only
 from service.privacy.me import MeService
 from service.privacy.rotation import Rotation
 from service.settings import Settings
@@ -67,6 +68,7 @@ async def open_user_admin(settings: Settings) -> AsyncIterator[UserAdmin]:
     """`warden users`: the store and the access rules, closed on leaving."""
     from service.bootstrap.adapters import open_store
 
+    owner_only(settings.data_dir)
     store = await open_store(settings)
     try:
         data = account_data(store)
@@ -82,6 +84,7 @@ async def open_rotation(settings: Settings) -> AsyncIterator[Rotation]:
     history stored in the clear before sealing existed)."""
     from service.bootstrap.adapters import open_detector, open_store
 
+    owner_only(settings.data_dir)
     store = await open_store(settings)
     try:
         data = account_data(store)

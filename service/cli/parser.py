@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from service.cli import users
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warden", description="Guarded retrieval-augmented chat.")
@@ -43,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("--pii", action="store_true", help="add the PII entity types found")
     classify.add_argument("--echo", action="store_true", help="include the message text")
     _add_eval(commands)
+    users.add_commands(commands)  # users, rotate-data-key
     return parser
 
 
