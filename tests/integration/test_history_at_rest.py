@@ -15,14 +15,6 @@ from tests.integration.privacy_kit import embedded_service, files_holding
 
 pytestmark = pytest.mark.slow
 
-VALUES = [
-    ("e-mail", "asha.rao{n}@example.org"),
-    ("phone", "+91 98765 4{n:04d}"),
-    ("card", None),
-    ("aadhaar", "2345 6789 0124"),
-    ("pan", "ABCPE12{n:02d}F"),
-    ("upi", "asha.rao{n}@okaxis"),
-]
 CARDS = ["4111 1111 1111 1111", "5500 0000 0000 0004", "3400 0000 0000 009", "4012888888881881"]
 
 
