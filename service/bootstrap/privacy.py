@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from pipelines.ports import AccountData, PiiDetector, Store, UserVectors, VectorIndex
+from pipelines.ports import AccountData, PiiDetector, PiiSpan, Store, UserVectors, VectorIndex
 from service.adapters.store.history_cipher import HistoryCipher
 from service.adapters.store.history_outbox import OutboxChatStore
 from service.adapters.store.sealed_history import SealedHistoryStore
@@ -78,11 +78,27 @@ async def open_user_admin(settings: Settings) -> AsyncIterator[UserAdmin]:
         await store.close()
 
 
+class _DetectorOnFirstUse:
+    """Presidio loads in seconds; rotation needs it only for history stored in the clear."""
+
+    def __init__(self) -> None:
+        self._inner: PiiDetector | None = None
+
+    async def detect(self, text: str) -> list[PiiSpan]:
+        if self._inner is None:
+            from service.bootstrap.adapters import open_detector
+
+            self._inner = await open_detector()
+        return await self._inner.detect(text)
+
+
 @asynccontextmanager
-async def open_rotation(settings: Settings) -> AsyncIterator[Rotation]:
+async def open_rotation(
+    settings: Settings, detector: PiiDetector | None = None
+) -> AsyncIterator[Rotation]:
     """`warden rotate-data-key`: the store, the history outbox and the PII detector (for
     history stored in the clear before sealing existed)."""
-    from service.bootstrap.adapters import open_detector, open_store
+    from service.bootstrap.adapters import open_store
 
     owner_only(settings.data_dir)
     store = await open_store(settings)
@@ -91,11 +107,11 @@ async def open_rotation(settings: Settings) -> AsyncIterator[Rotation]:
         assert data is not None
         outbox = OutboxChatStore(store, settings.data_dir / "outbox")
         configured = settings.data_key.get_secret_value() if settings.data_key else None
+        finder = detector or _DetectorOnFirstUse()
 
         def sealer(keys: list[bytes]) -> SealedHistoryStore:
-            return SealedHistoryStore(outbox, HistoryCipher(keys), detector)
+            return SealedHistoryStore(outbox, HistoryCipher(keys), finder)
 
-        detector = await open_detector()
         yield Rotation(
             settings.data_dir, configured, data, outbox.replay, outbox.queued_turns, sealer
         )
