@@ -14,17 +14,26 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Protocol
 
-from pipelines.ports import AccessRule, AccountData, StoreUnavailable, access_key
+from pipelines.ports import AccessRule, StoreUnavailable, access_key
 from service.auth.jwt_checks import unauthorized
 
 log = logging.getLogger("warden.auth")
 
 
+class RuleStore(Protocol):
+    """The part of the AccountData port the rules need."""
+
+    async def access_rules(self) -> list[AccessRule]: ...
+
+    async def put_access_rule(self, rule: AccessRule) -> None: ...
+
+
 class AccessRules:
     def __init__(
         self,
-        store: AccountData | None,
+        store: RuleStore | None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._store = store
