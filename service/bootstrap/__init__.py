@@ -20,6 +20,7 @@ from pipelines.safety.rules import SafetyRules
 from pipelines.state import Classification
 from prompts import PromptBook
 from service.adapters.embedding.caching_embedder import CachingEmbedder
+from service.adapters.pii.recent_detections import RecentDetections
 from service.adapters.store.history_outbox import OutboxChatStore
 from service.auth.accounts import AccountService
 from service.auth.passwords import Passwords
@@ -121,7 +122,7 @@ async def build_container(
         closers.append(("vector index", index.close))
         store = store or await open_store(settings)
         closers.append(("store", store.close))
-        detector = detector or await open_detector()
+        detector = RecentDetections(detector or await open_detector())  # shared: see its doc
         if chat_model is None:
             chat_model = configured_chat_model(settings, closers)
         if tracer is None:
