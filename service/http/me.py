@@ -9,7 +9,7 @@ from fastapi import APIRouter, Response
 
 from service.container import Container
 from service.errors import ServiceError, responses
-from service.http.deps import ContainerDep, CurrentUser
+from service.http.deps import ContainerDep, RateLimitedUser
 from service.privacy.me import MeService
 
 router = APIRouter(prefix="/v1/me", tags=["me"])
@@ -21,22 +21,22 @@ def _me(container: Container) -> MeService:
     return container.me
 
 
-@router.get("/export", responses=responses(401, 501, 503))
-async def get_export(user: CurrentUser, container: ContainerDep) -> dict[str, Any]:
+@router.get("/export", responses=responses(401, 429, 501, 503))
+async def get_export(user: RateLimitedUser, container: ContainerDep) -> dict[str, Any]:
     """`{account, history, documents}`: your account, your history of the last 30 days (your
     own values restored) and your unexpired documents."""
     return await _me(container).export(user)
 
 
-@router.delete("/history", status_code=204, responses=responses(401, 501, 503))
-async def delete_history(user: CurrentUser, container: ContainerDep) -> Response:
+@router.delete("/history", status_code=204, responses=responses(401, 429, 501, 503))
+async def delete_history(user: RateLimitedUser, container: ContainerDep) -> Response:
     """Erases your chat history."""
     await _me(container).erase_history(user)
     return Response(status_code=204)
 
 
-@router.delete("", status_code=204, responses=responses(401, 501, 503))
-async def delete_me(user: CurrentUser, container: ContainerDep) -> Response:
+@router.delete("", status_code=204, responses=responses(401, 429, 501, 503))
+async def delete_me(user: RateLimitedUser, container: ContainerDep) -> Response:
     """Erases your account, history, uploads and their vectors; your tokens stop working."""
     await _me(container).erase(user)
     return Response(status_code=204)

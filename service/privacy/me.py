@@ -98,12 +98,13 @@ class MeService:
         }
 
     async def erase_history(self, caller: Principal) -> int:
-        """Deletes the caller's history; how many messages were stored."""
+        """Deletes the caller's history; how many messages (or queued turns) there were."""
         accounts, _ = self._stores()
         try:
-            await self._forget_queued(caller.user_id)
-            erased = await accounts.erase_history(caller.user_id)
-            await accounts.compact()
+            erased = await self._forget_queued(caller.user_id)
+            erased += await accounts.erase_history(caller.user_id)
+            if erased:  # a repeated call costs no rebuild of the store
+                await accounts.compact()
         except StoreUnavailable:
             raise _unavailable() from None
         return erased
