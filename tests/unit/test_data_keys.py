@@ -41,3 +41,15 @@ def test_the_key_file_is_created_once_owner_only(tmp_path: Path) -> None:
     assert load_keys(tmp_path, None) == first and len(first[0]) == 32
     assert stat.S_IMODE((tmp_path / "data_key").stat().st_mode) == 0o600
     assert load_keys(tmp_path, URL) == [KEY]  # the environment wins
+
+
+def test_a_bad_warden_data_key_stops_the_settings_without_echoing_it() -> None:
+    from pydantic import ValidationError
+
+    from service.settings import Settings
+
+    bad = "c2VjcmV0LWJ1dC1zaG9ydA"
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, data_key=bad)  # type: ignore[call-arg, arg-type]
+    assert "data_key" in str(refused.value) and bad not in str(refused.value)
+    assert Settings(_env_file=None, data_key=" ").data_key is None  # type: ignore[call-arg, arg-type]
