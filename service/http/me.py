@@ -3,16 +3,33 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
 
 from fastapi import APIRouter, Response
+from pydantic import BaseModel
 
 from service.container import Container
 from service.errors import ServiceError, responses
+from service.http.chat import HistoryMessage
 from service.http.deps import ContainerDep, RateLimitedUser
+from service.http.documents import DocumentOut
 from service.privacy.me import MeService
 
 router = APIRouter(prefix="/v1/me", tags=["me"])
+
+
+class AccountOut(BaseModel):
+    id: str
+    email: str
+    name: str
+    created_at: datetime | None  # null for an identity provider's user
+    local: bool  # an own account (false: the identity provider's)
+
+
+class ExportOut(BaseModel):
+    account: AccountOut
+    history: list[HistoryMessage]  # oldest first, your values restored
+    documents: list[DocumentOut]
 
 
 def _me(container: Container) -> MeService:
@@ -22,10 +39,31 @@ def _me(container: Container) -> MeService:
 
 
 @router.get("/export", responses=responses(401, 429, 501, 503))
-async def get_export(user: RateLimitedUser, container: ContainerDep) -> dict[str, Any]:
-    """`{account, history, documents}`: your account, your history of the last 30 days (your
-    own values restored) and your unexpired documents."""
-    return await _me(container).export(user)
+async def get_export(user: RateLimitedUser, container: ContainerDep) -> ExportOut:
+    """Your account, your history of the last 30 days (your own values restored) and your
+    unexpired documents."""
+    export = await _me(container).export(user)
+    account = export.account
+    return ExportOut(
+        account=AccountOut(
+            id=account.id,
+            email=account.email,
+            name=account.name,
+            created_at=account.created_at,
+            local=account.local,
+        ),
+        history=[
+            HistoryMessage(
+                role=r.role,
+                content=r.content,
+                created_at=r.created_at,
+                turn_id=r.turn_id,
+                route=r.route,
+            )
+            for r in export.history
+        ],
+        documents=[DocumentOut.of(d) for d in export.documents],
+    )
 
 
 @router.delete("/history", status_code=204, responses=responses(401, 429, 501, 503))

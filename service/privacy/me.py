@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from pipelines.ports import AccountData, StoreUnavailable, UserVectors
+from pipelines.ports import AccountData, ChatRecord, DocumentRecord, StoreUnavailable, UserVectors
 from service.auth.access import AccessRules
 from service.auth.tokens import Principal
 from service.chat import ChatService
@@ -28,8 +28,20 @@ def _unavailable() -> ServiceError:
     return ServiceError("store_unavailable", "Your data is unavailable; retry later.", 503)
 
 
-def _iso(value: datetime) -> str:
-    return value.isoformat()
+@dataclass(frozen=True)
+class Account:
+    id: str
+    email: str
+    name: str
+    created_at: datetime | None  # None for an identity provider's user (no local account)
+    local: bool
+
+
+@dataclass(frozen=True)
+class Export:
+    account: Account
+    history: list[ChatRecord]
+    documents: list[DocumentRecord]
 
 
 class MeService:
@@ -57,8 +69,8 @@ class MeService:
             )
         return self._accounts, self._vectors
 
-    async def export(self, caller: Principal) -> dict[str, Any]:
-        """The account, the history (values restored) and the documents, as JSON values."""
+    async def export(self, caller: Principal) -> Export:
+        """The account, the history (values restored) and the unexpired documents."""
         accounts, _ = self._stores()
         try:
             user = await accounts.user_by_id(caller.user_id)
@@ -66,36 +78,14 @@ class MeService:
         except StoreUnavailable:
             raise _unavailable() from None
         history = await self._chat.history(caller, limit=EXPORT_MESSAGES)
-        account = {
-            "id": caller.user_id,
-            "email": user.email if user else caller.email,
-            "name": user.name if user else caller.name,
-            "created_at": _iso(user.created_at) if user else None,
-            "local": user is not None,
-        }
-        return {
-            "account": account,
-            "history": [
-                {
-                    "role": r.role,
-                    "content": r.content,
-                    "created_at": _iso(r.created_at),
-                    "turn_id": r.turn_id,
-                    "route": r.route,
-                }
-                for r in history
-            ],
-            "documents": [
-                {
-                    "id": d.id,
-                    "name": d.name,
-                    "chunks": d.chunks,
-                    "created_at": _iso(d.created_at),
-                    "expires_at": _iso(d.expires_at),
-                }
-                for d in documents
-            ],
-        }
+        account = Account(
+            id=caller.user_id,
+            email=user.email if user else caller.email,
+            name=user.name if user else caller.name,
+            created_at=user.created_at if user else None,
+            local=user is not None,
+        )
+        return Export(account, history, documents)
 
     async def erase_history(self, caller: Principal) -> int:
         """Deletes the caller's history; how many messages (or queued turns) there were."""
