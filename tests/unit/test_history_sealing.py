@@ -90,8 +90,10 @@ def test_sealed_values_open_only_for_their_user_turn_and_role() -> None:
         with pytest.raises(SealError):
             cipher.open(sealed, user_id=user_id, context=context)
     tampered = sealed[:-4] + ("AAAA" if not sealed.endswith("AAAA") else "BBBB")
-    with pytest.raises(SealError):
-        cipher.open(tampered, user_id="u1", context="t1:user")
+    version, kid, _ = sealed.split(".")
+    for damaged in (tampered, f"{version}.{kid}.AAAA", f"{version}.{kid}.!!", "v9.x.y", "junk"):
+        with pytest.raises(SealError):
+            cipher.open(damaged, user_id="u1", context="t1:user")
 
 
 def test_a_keyring_seals_with_its_first_key_and_opens_with_any() -> None:

@@ -64,9 +64,9 @@ class HistoryCipher:
             plain = aead.decrypt(
                 raw[:NONCE_BYTES], raw[NONCE_BYTES:], _associated(user_id, context)
             )
-        except InvalidTag as error:
+            values = json.loads(plain)
+        except (InvalidTag, ValueError) as error:  # a short or damaged body is a ValueError
             raise SealError("the sealed value does not belong here or was altered") from error
-        values = json.loads(plain)
         return {str(k): str(v) for k, v in values.items()}
 
     def sealed_with_primary(self, sealed: str) -> bool:
