@@ -16,7 +16,7 @@ from service.bootstrap import build_container
 from service.container import Container
 from service.documents.sweeper import start_sweeper
 from service.errors import CatchAllMiddleware, install_error_handlers
-from service.http import auth, chat, documents, health, metrics, stream
+from service.http import auth, chat, documents, health, me, metrics, stream
 from service.http.body_limit import BodyLimitMiddleware, LimitFor
 from service.http.docs import install_docs
 from service.http.fast_reject import FastRejectMiddleware
@@ -42,6 +42,7 @@ async def _replay_periodically(container: Container) -> None:
     while True:
         await asyncio.sleep(OUTBOX_REPLAY_INTERVAL_S)
         await container.replay_outbox()
+        await container.access.refresh()  # revocations made by other processes
 
 
 def create_app(container: Container | None = None, settings: Settings | None = None) -> FastAPI:
@@ -84,7 +85,7 @@ def create_app(container: Container | None = None, settings: Settings | None = N
     app.add_middleware(BodyLimitMiddleware, limit_for=_body_limits(settings))
     app.add_middleware(CatchAllMiddleware)
     app.add_middleware(InstanceHeaderMiddleware)  # outermost: every answer names its worker
-    for module in (health, auth, chat, stream, documents):
+    for module in (health, auth, chat, stream, documents, me):
         app.include_router(module.router)
     app.include_router(metrics.router_for(settings.metrics_token))
     install_docs(app)

@@ -14,11 +14,13 @@ from typing import Any
 
 from pipelines.deps import PipelineConfig, PipelineDeps
 from pipelines.ports import Store
+from service.auth.access import AccessRules
 from service.auth.accounts import AccountService
 from service.auth.tokens import TokenService
 from service.chat import ChatService
 from service.documents.service import DocumentService
 from service.idempotent_chat import IdempotentChats
+from service.privacy.me import MeService
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
@@ -49,6 +51,8 @@ class Container:
     probes: dict[str, Probe]
     closers: list[tuple[str, Closer]] = field(default_factory=list)
     closed: bool = False
+    access: AccessRules = field(default_factory=lambda: AccessRules(None))  # revoked, disabled
+    me: MeService | None = None  # a user's own data (/v1/me)
 
     @property
     def config(self) -> PipelineConfig:

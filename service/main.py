@@ -58,6 +58,8 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("backup", "restore"):  # they take the data folder's lock themselves
         return run_backup(settings, args)
     with data_dir_lock(settings, args.command):
+        if args.command in ("users", "rotate-data-key"):
+            return asyncio.run(_operator(settings, args))
         if args.command == "ingest":
             return asyncio.run(_ingest(settings, args))
         if args.command == "reindex":
@@ -95,6 +97,17 @@ async def _classify(settings: Settings, args: argparse.Namespace) -> int:
     config = await bootstrap.pipeline_config(settings)
     detector = await bootstrap.open_detector() if options.pii else None
     return await classify(settings, args.message, options, config=config, detector=detector)
+
+
+async def _operator(settings: Settings, args: argparse.Namespace) -> int:
+    from service.bootstrap.privacy import open_rotation, open_user_admin
+    from service.cli.users import rotate_data_key, users
+
+    if args.command == "users":
+        async with open_user_admin(settings) as admin:
+            return await users(admin, args)
+    async with open_rotation(settings) as rotation:
+        return await rotate_data_key(rotation, args.json)
 
 
 async def _ingest(settings: Settings, args: argparse.Namespace) -> int:

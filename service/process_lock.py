@@ -153,4 +153,6 @@ def data_dir_lock(
     """
     if command in ("ingest", "reindex") and settings.qdrant_url:
         return nullcontext()
+    if command == "users" and settings.mongodb_uri:  # touches no single-process file
+        return nullcontext()
     return ProcessLock(settings.data_dir, command=command, url=url)

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
 
     # Own tokens. No default secret: when unset, one is generated in data_dir/jwt_secret.
     jwt_secret: SecretStr | None = None
+    # Seals stored history: base64 of 32 bytes; "NEW,OLD" while rotating (service/privacy/
+    # data_keys.py). Unset: a key generated in data_dir/data_key (0600).
+    data_key: SecretStr | None = None
     jwt_ttl_minutes: Annotated[int, Field(ge=1, le=24 * 60)] = 60
     jwt_issuer: str = "warden"
     allow_signup: bool = True
@@ -112,6 +115,16 @@ class Settings(BaseSettings):
         if value is not None and len(value.get_secret_value()) < 32:
             raise ValueError("WARDEN_JWT_SECRET must be at least 32 characters")
         return value
+
+    @field_validator("data_key")
+    @classmethod
+    def _data_key_well_formed(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and value.get_secret_value().strip():
+            from service.privacy.data_keys import parse_keys
+
+            parse_keys(value.get_secret_value())  # DataKeyError (a ValueError) names no key
+            return value
+        return None
 
     @field_validator(
         "qdrant_url",

@@ -1,6 +1,7 @@
 """The ports: small `typing.Protocol` interfaces the pipeline and ingestion call, and the
 plain records they carry. Adapters (service/adapters/) implement them; fakes in tests too."""
 
+from pipelines.ports.accounts import AccessRule, AccountData, UserVectors, access_key
 from pipelines.ports.idempotency import IdempotencyRecord, IdempotencyStore
 from pipelines.ports.model import ChatModel, Completion, Message, ModelUnavailable, Role
 from pipelines.ports.pii import PiiDetector, PiiSpan, resolve_overlaps
@@ -40,6 +41,10 @@ from pipelines.ports.vector import (
 )
 
 __all__ = [
+    "AccessRule",
+    "AccountData",
+    "UserVectors",
+    "access_key",
     "INDEX_LAYOUT",
     "LAYOUT_KEY",
     "PENDING",

@@ -18,6 +18,9 @@ class ChatRecord:
     created_at: datetime
     turn_id: str  # both messages of one turn share it; makes saving idempotent
     route: str | None = None
+    # at rest: `content` holds placeholders and this the values they stand for, encrypted
+    # (service/adapters/store/sealed_history.py); None for a message held in the clear
+    sealed: str | None = None
 
 
 HISTORY_ROLE_ORDER = {"user": 0, "assistant": 1}  # a turn's question before its answer

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pipelines.ports import AlreadyExists, StoreUnavailable, UserRecord, UserStore
+from service.auth.access import AccessRules
 from service.auth.passwords import Passwords
 from service.auth.throttle import AuthThrottle
 from service.auth.tokens import TokenService
@@ -46,7 +47,9 @@ class AccountService:
         local_accounts: bool,
         allow_signup: bool,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        access: AccessRules | None = None,
     ) -> None:
+        self._access = access  # a disabled account cannot log in
         self.throttle = throttle
         self._users = users
         self._passwords = passwords
@@ -83,6 +86,8 @@ class AccountService:
         except StoreUnavailable:
             raise _unavailable() from None
         ok = await self._passwords.verify(password, user.password_hash if user else None)
+        if user is not None and self._access is not None and self._access.disabled(user.id):
+            ok = False  # the same answer as a wrong password
         if user is None or not ok:
             self.throttle.failed_login(client, email)
             raise ServiceError(

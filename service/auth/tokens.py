@@ -19,6 +19,7 @@ from typing import Any
 import jwt
 
 from pipelines.ports import UserRecord
+from service.auth.access import AccessRules
 from service.auth.external_idp import ClaimNames, ExternalIdp
 from service.auth.jwks import UnknownSigningKey
 from service.auth.jwt_checks import unauthorized, verified_claims
@@ -33,6 +34,7 @@ class Principal:
     user_id: str
     name: str
     email: str
+    issued_at: float = 0.0  # the token's `iat` (for revocation, service/auth/access.py)
 
 
 def external_user_id(issuer: str, sub: str) -> str:
@@ -63,7 +65,9 @@ class TokenService:
         local: bool = True,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         cache_size: int = DEFAULT_MAX_ENTRIES,
+        access: AccessRules | None = None,
     ) -> None:
+        self.access = access  # revoked tokens and disabled accounts, checked on every verify
         self._secret = secret
         self.ttl = ttl
         self.issuer = issuer
@@ -120,6 +124,8 @@ class TokenService:
         now = self._now()
         cached = self.cache.get(token, now)
         if cached is not None:
+            if self.access is not None:
+                self.access.check(cached.user_id, cached.issued_at)
             return cached
         try:
             header = jwt.get_unverified_header(token)
@@ -149,6 +155,8 @@ class TokenService:
             principal = self._principal(claims, ext.issuer, ext.claims)
         else:
             raise unauthorized("invalid_token", "The token's signing algorithm is not accepted.")
+        if self.access is not None:
+            self.access.check(principal.user_id, principal.issued_at)
         self.cache.put(token, principal, exp=int(claims["exp"]), now=now)
         return principal
 
@@ -162,7 +170,9 @@ class TokenService:
         name = claims.get(names.name) or claims.get("preferred_username") or ""
         email = claims.get(names.email) or ""
         user_id = external_user_id(external_issuer, sub) if external_issuer else sub
-        return Principal(user_id=user_id, name=str(name)[:200], email=str(email)[:320])
+        iat = claims.get("iat")
+        issued_at = float(iat) if isinstance(iat, int | float) else 0.0
+        return Principal(user_id, str(name)[:200], str(email)[:320], issued_at)
 
 
 def not_authenticated() -> ServiceError:

@@ -30,9 +30,11 @@ from pipelines.safety.rules import SafetyRules
 from pipelines.state import Classification
 from prompts import PromptBook
 from service.adapters.embedding.caching_embedder import CachingEmbedder
+from service.adapters.pii.recent_detections import RecentDetections
 from service.adapters.store.history_outbox import OutboxChatStore
 from service.auth.accounts import AccountService
 from service.auth.passwords import Passwords
+from service.bootstrap import privacy
 from service.bootstrap.adapters import (
     chat_model as configured_chat_model,
 )
@@ -58,6 +60,7 @@ from service.idempotent_chat import IdempotentChats
 from service.knowledge import KnowledgeService
 from service.metrics import ChatMetrics
 from service.outbox_slots import claim_outbox, unclaimed_outboxes
+from service.privacy.files import owner_only
 from service.rate_limit import SlidingWindowLimiter
 from service.settings import Settings
 
@@ -115,6 +118,7 @@ async def open_knowledge(
 ) -> KnowledgeService:
     """What `warden ingest` needs: the embedder, the index (closed by the service) and the
     PII detector for the allowlist."""
+    owner_only(settings.data_dir)
     embedder = embedder or await open_embedder()
     index = index or await open_index(settings, embedder.dimension, embedding_model(embedder))
     try:
@@ -144,6 +148,7 @@ async def build_container(
     Everything given or opened is closed by `Container.close()`.
     """
     closers: list[tuple[str, Closer]] = []
+    owner_only(settings.data_dir)  # before any store writes a file there
     try:
         embedder = embedder or await open_embedder()
         if index is None:
@@ -151,7 +156,7 @@ async def build_container(
         closers.append(("vector index", index.close))
         store = store or await open_store(settings)
         closers.append(("store", store.close))
-        detector = detector or await open_detector()
+        detector = RecentDetections(detector or await open_detector())  # shared: see its doc
         if chat_model is None:
             chat_model = configured_chat_model(settings, closers)
         if tracer is None:
@@ -164,7 +169,7 @@ async def build_container(
         outbox = OutboxChatStore(store, outbox_dir)  # closes nothing itself
         await replay_outbox(outbox)
         await replay_abandoned_outboxes(store, settings.data_dir)
-        metered_store = metered(outbox, "store")
+        metered_store = metered(privacy.sealed_history(settings, outbox, detector), "store")
         deps = PipelineDeps(
             embedder=metered(CachingEmbedder(embedder), "embed"),  # a cache hit still counts
             index=metered(index, "vector"),
@@ -193,7 +198,8 @@ async def build_container(
         )
         # before anyone is served: uploads a crash left pending (an embedded store is ours alone)
         await documents.remove_crashed(exclusive=settings.mongodb_uri is None)
-        tokens = token_service(settings)
+        access = await privacy.access_rules(store)
+        tokens = token_service(settings, access)
         accounts = AccountService(
             metered_store,
             passwords or Passwords(),
@@ -201,6 +207,10 @@ async def build_container(
             auth_throttle(settings),
             local_accounts=settings.local_accounts,
             allow_signup=settings.allow_signup,
+            access=access,
+        )
+        me = privacy.me_service(
+            store=store, index=index, chat=chat, documents=documents, access=access, outbox=outbox
         )
         return Container(
             settings=settings,
@@ -217,6 +227,8 @@ async def build_container(
             limiter=SlidingWindowLimiter(settings.rate_limit_per_minute),
             probes=probes(embedder, index, store, chat_model),
             closers=closers,
+            access=access,
+            me=me,
         )
     except BaseException:
         for _, closer in reversed(closers):

@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from pipelines.deps import PipelineConfig
+from service.auth.access import AccessRules
 from service.auth.external_idp import ClaimNames, ExternalIdp
 from service.auth.jwks import JwksKeys
 from service.auth.secret_file import load_or_create_secret
@@ -38,7 +39,7 @@ def toxicity_scorer() -> Callable[[str], float]:
     return score
 
 
-def token_service(settings: Settings) -> TokenService:
+def token_service(settings: Settings, access: AccessRules | None = None) -> TokenService:
     secret = settings.jwt_secret
     key = secret.get_secret_value() if secret else load_or_create_secret(settings.data_dir)
     return TokenService(
@@ -47,6 +48,7 @@ def token_service(settings: Settings) -> TokenService:
         issuer=settings.jwt_issuer,
         external=external_idp(settings),
         local=settings.local_accounts,
+        access=access,
     )
 
 

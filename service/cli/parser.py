@@ -7,6 +7,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from service.cli import users
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warden", description="Guarded retrieval-augmented chat.")
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--json", action="store_true", help="print one JSON object of counts")
     _add_migrate(commands)
     _add_backup(commands)
+    users.add_commands(commands)  # users, rotate-data-key
     return parser
 
 

@@ -108,6 +108,17 @@ class OutboxChatStore:
         ordered = sorted(merged.values(), key=lambda r: (r.created_at, _ROLE_ORDER[r.role]))
         return ordered[-limit:] if limit > 0 else []
 
+    async def forget_user(self, user_id: str) -> int:
+        """Drops the user's queued turns (their history is being erased); how many."""
+        async with self._lock:
+            queue = await self._loaded()
+            kept = [turn for turn in queue if not any(r.user_id == user_id for r in turn)]
+            dropped = len(queue) - len(kept)
+            if dropped:
+                queue[:] = kept
+                await asyncio.to_thread(self._file.rewrite, queue)
+            return dropped
+
     async def _loaded(self) -> list[list[ChatRecord]]:
         if self._queue is None:
             try:

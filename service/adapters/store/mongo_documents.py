@@ -31,6 +31,7 @@ def chat_doc(record: ChatRecord) -> dict[str, Any]:
         "created_at": as_utc(record.created_at),
         "turn_id": record.turn_id,
         "route": record.route,
+        **({"sealed": record.sealed} if record.sealed is not None else {}),
     }
 
 
@@ -53,6 +54,7 @@ def chat_record(doc: dict[str, Any]) -> ChatRecord:
         created_at=as_utc(doc["created_at"]),
         turn_id=doc["turn_id"],
         route=doc.get("route"),
+        sealed=doc.get("sealed"),
     )
 
 

@@ -30,10 +30,12 @@ through.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -46,6 +48,7 @@ from pipelines.ports import StoreUnavailable
 from service.adapters.store.mongo_store import MongoStore
 
 EmbeddedMode = Literal["inprocess", "wire"]
+Compact = Callable[[], Awaitable[None]]
 DEFAULT_EMBEDDED_MODE: EmbeddedMode = "inprocess"
 DATABASE_NAME = "warden"
 STORE_DIR = "mongoeco"
@@ -67,14 +70,21 @@ async def open_embedded_store(
     if mode not in ("inprocess", "wire"):
         raise ValueError(f"unknown embedded store mode: {mode!r}")
     folder = Path(data_dir) / STORE_DIR
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.chmod(0o700)
     lock = _FolderLock(folder)
-    engine = SQLiteEngine(str(folder / "warden.sqlite"))
+    path = folder / "warden.sqlite"
+    _owner_only_files(path)
+    engine = SQLiteEngine(str(path))
+
+    async def compact() -> None:
+        await asyncio.to_thread(compact_file, path)
+
     try:
         if mode == "inprocess":
-            store = await _open_inprocess(engine, lock)
+            store = await _open_inprocess(engine, lock, compact)
         else:
-            store = await _open_wire(engine, lock)
+            store = await _open_wire(engine, lock, compact)
     except BaseException:
         lock.release()
         raise
@@ -84,6 +94,23 @@ async def open_embedded_store(
         await store.close()
         raise StoreUnavailable(f"store error: {type(error).__name__}") from error
     return store
+
+
+def _owner_only_files(path: Path) -> None:
+    """The database and its -wal/-shm/-journal files, owner-only. SQLite gives new files the
+    database's mode, so creating it 0600 before the engine does covers those too."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm", f"{path.name}-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            (path.parent / name).chmod(0o600)
+
+
+def compact_file(path: Path) -> None:
+    """Rebuilds the database without the pages deletions freed and empties its write-ahead
+    log, so erased records leave no bytes behind (DELETE /v1/me). O(database size)."""
+    with contextlib.closing(sqlite3.connect(path, timeout=30, isolation_level=None)) as conn:
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def _index_ttl_entries(path: Path) -> None:
@@ -101,7 +128,7 @@ def _index_ttl_entries(path: Path) -> None:
         conn.commit()
 
 
-async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
+async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock, compact: Compact) -> MongoStore:
     client = EmbeddedClient(engine)
     await client.__aenter__()
 
@@ -111,10 +138,12 @@ async def _open_inprocess(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore
         finally:
             lock.release()
 
-    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True))
+    return await _ready(
+        MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True, on_compact=compact)
+    )
 
 
-async def _open_wire(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
+async def _open_wire(engine: SQLiteEngine, lock: _FolderLock, compact: Compact) -> MongoStore:
     server = AsyncMongoEcoProxyServer(engine=engine, host="127.0.0.1", port=0)
     await server.start()
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(
@@ -128,7 +157,9 @@ async def _open_wire(engine: SQLiteEngine, lock: _FolderLock) -> MongoStore:
         finally:
             lock.release()
 
-    return await _ready(MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True))
+    return await _ready(
+        MongoStore(client[DATABASE_NAME], on_close=release, recent_heads=True, on_compact=compact)
+    )
 
 
 async def open_server_store(

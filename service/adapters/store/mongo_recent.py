@@ -76,14 +76,24 @@ class RecentHeads:
         meta = self._db[META_COLLECTION]
         if await meta.find_one({"_id": BUILT_MARKER}) is not None:
             return
-        history = self._db.chat_history
-        for user_id in await history.distinct("user_id"):
-            cursor = history.find({"user_id": user_id}).sort("sort_key", -1)
-            newest = await cursor.limit(KEEP + 1).to_list(None)
-            async with self._lock:
-                await self._db[COLLECTION].replace_one(
-                    {"_id": user_id},
-                    {"messages": newest[:KEEP][::-1], "truncated": len(newest) > KEEP},
-                    upsert=True,
-                )
+        for user_id in await self._db.chat_history.distinct("user_id"):
+            await self.rebuild(user_id)
         await meta.replace_one({"_id": BUILT_MARKER}, {"done": True}, upsert=True)
+
+    async def rebuild(self, user_id: str) -> None:
+        """The user's head read again from `chat_history` (after its messages changed)."""
+        cursor = self._db.chat_history.find({"user_id": user_id}).sort("sort_key", -1)
+        newest = await cursor.limit(KEEP + 1).to_list(None)
+        async with self._lock:
+            if not newest:
+                await self._db[COLLECTION].delete_one({"_id": user_id})
+                return
+            await self._db[COLLECTION].replace_one(
+                {"_id": user_id},
+                {"messages": newest[:KEEP][::-1], "truncated": len(newest) > KEEP},
+                upsert=True,
+            )
+
+    async def forget(self, user_id: str) -> None:
+        async with self._lock:
+            await self._db[COLLECTION].delete_one({"_id": user_id})

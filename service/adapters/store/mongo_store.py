@@ -18,29 +18,26 @@ one document (mongo_recent: mongoeco cannot read a user's newest through an inde
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from mongoeco.errors import MongoEcoError
-from pymongo.errors import BulkWriteError, DuplicateKeyError, PyMongoError
+from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from pipelines.ports import (
     AlreadyExists,
     ChatRecord,
     DocumentRecord,
     HistoryCursor,
-    StoreUnavailable,
     UserRecord,
 )
 from service.adapters.store import mongo_documents as docs
+from service.adapters.store.mongo_accounts import AccountDataMixin
+from service.adapters.store.mongo_errors import driver_errors as _driver_errors
 from service.adapters.store.mongo_recent import RecentHeads
 
 HISTORY_TTL_SECONDS = 30 * 24 * 3600
 DOCUMENT_TTL_GRACE_SECONDS = 24 * 3600
-_DRIVER_ERRORS = (PyMongoError, MongoEcoError, sqlite3.Error, OSError)
 _DUPLICATE_KEY = 11000
 _READY = {"state": {"$ne": "pending"}}  # records written before upload states count as ready
 HISTORY_INDEX = "user_created_desc"
@@ -59,15 +56,7 @@ _INDEXES: dict[str, list[dict[str, Any]]] = {
 }
 
 
-@contextmanager
-def _driver_errors() -> Iterator[None]:
-    try:
-        yield
-    except _DRIVER_ERRORS as error:
-        raise StoreUnavailable(f"store error: {type(error).__name__}") from error
-
-
-class MongoStore:
+class MongoStore(AccountDataMixin):
     """The Store port over an async (PyMongo-compatible) database."""
 
     def __init__(
@@ -76,9 +65,11 @@ class MongoStore:
         *,
         on_close: Callable[[], Awaitable[None]] | None = None,
         recent_heads: bool = False,
+        on_compact: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._db = db
         self._on_close = on_close
+        self._on_compact = on_compact
         self._indexes_ready = False
         self._heads = RecentHeads(db) if recent_heads else None
 

@@ -77,6 +77,7 @@ def _encode(records: list[ChatRecord]) -> bytes:
             "created_at": r.created_at.isoformat(),
             "turn_id": r.turn_id,
             "route": r.route,
+            "sealed": r.sealed,
         }
         for r in records
     ]
@@ -91,6 +92,7 @@ def _record(item: dict[str, Any]) -> ChatRecord:
         created_at=datetime.fromisoformat(item["created_at"]),
         turn_id=item["turn_id"],
         route=item.get("route"),
+        sealed=item.get("sealed"),
     )
 
 

@@ -14,6 +14,7 @@ import qdrant_edge as qe
 
 from pipelines.ports import EmbeddingModel, IndexPoint, SparseVector
 from service.adapters.vector import filters as vf
+from service.adapters.vector.edge_compact import OPTIMIZERS
 from service.adapters.vector.filters import IndexLocked
 from service.adapters.vector.model_stamp import read_stamp, stamp
 
@@ -37,7 +38,7 @@ def lock(path: Path) -> IO[str]:
 def config(dimension: int) -> qe.EdgeConfig:
     sparse = qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)
     dense = qe.EdgeVectorParams(dimension, qe.Distance.Cosine)
-    return qe.EdgeConfig(vectors=dense, sparse_vectors={vf.SPARSE: sparse})
+    return qe.EdgeConfig(vectors=dense, sparse_vectors={vf.SPARSE: sparse}, optimizers=OPTIMIZERS)
 
 
 def _index_schema(kind: vf.IndexKind) -> Any:

@@ -148,5 +148,11 @@ def temporary_document(doc_id: str, user_id: str) -> list[Condition]:
     ]
 
 
+def user_uploads(user_id: str) -> list[Condition]:
+    """Every temporary point the user uploaded (erasing the user: records or not)."""
+    require_user(user_id)
+    return [Condition(SCOPE_KEY, equals=TEMPORARY), Condition("uploaded_by", equals=user_id)]
+
+
 def expired(now: datetime) -> list[Condition]:
     return [Condition(SCOPE_KEY, equals=TEMPORARY), Condition("expires_at", lte=epoch_seconds(now))]

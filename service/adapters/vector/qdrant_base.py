@@ -119,6 +119,12 @@ class QdrantIndexBase(ABC):
     async def delete_expired(self, now: datetime) -> None:
         await self._delete(vf.expired(now))
 
+    async def delete_user_documents(self, user_id: str) -> None:
+        await self._delete(vf.user_uploads(user_id))
+
+    async def compact(self) -> None:  # noqa: B027 - a default, not an abstract step
+        """Nothing to do for a server, which manages its own storage (Edge overrides it)."""
+
 
 def _hits(points: Sequence[ScoredPoint]) -> list[SearchHit]:
     hits = [vf.to_hit(p.payload, p.score, str(p.id)) for p in points]

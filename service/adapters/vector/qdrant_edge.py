@@ -30,6 +30,7 @@ import qdrant_edge as qe
 from pipelines.ports import EmbeddingModel, IndexPoint, SparseVector, StoreUnavailable
 from service.adapters.vector import edge_shard as shards
 from service.adapters.vector import filters as vf
+from service.adapters.vector.edge_compact import compact_shard
 from service.adapters.vector.filters import IndexLocked
 from service.adapters.vector.model_stamp import needs_stamp
 from service.adapters.vector.qdrant_base import QdrantIndexBase, Search
@@ -192,6 +193,10 @@ class QdrantEdgeIndex(QdrantIndexBase):
     async def optimize(self) -> None:
         """Builds the HNSW and merges segments (run after a large ingest; not part of the port)."""
         await self._call(lambda s: s.optimize())
+
+    async def compact(self) -> None:
+        """Deleted points leave no bytes in the folder (edge_compact.py; a few seconds)."""
+        await self._call(lambda s: compact_shard(s, self.dimension))
 
     async def close(self) -> None:
         shard, self._shard = self._shard, None

@@ -1,0 +1,24 @@
+"""Owner-only files in the data folder: new files 0600 and folders 0700 (the process umask),
+and what an older version left more open is tightened at start."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+
+def owner_only(data_dir: Path) -> None:
+    """Sets the umask to 077 and tightens the data folder and everything in it (a file this
+    user may not change, such as one another user owns, is left as it is)."""
+    os.umask(0o077)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for folder, dirs, files in os.walk(data_dir):
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o700)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                with contextlib.suppress(OSError):
+                    os.chmod(path, 0o600)
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
