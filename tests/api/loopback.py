@@ -1,5 +1,6 @@
-"""The API over fakes (as in conftest's `make_kit`) served by a real uvicorn on 127.0.0.1, in
-a thread with its own event loop, for clients that are separate programs (schemathesis)."""
+"""The API over fakes (as in conftest's `make_kit`) and the real embedded store, served by a
+real uvicorn on 127.0.0.1 in a thread with its own event loop, for clients that are separate
+programs (schemathesis)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from service.http.header_limit import HeaderCappedProtocol
 from tests.api.conftest import CHEAP_PASSWORDS, make_settings, shipped_config
 from tests.fakes.detector import FakePiiDetector
 from tests.fakes.embedder import FakeEmbedder
-from tests.fakes.store import FakeStore
 from tests.fakes.tracer import RecordingTracer
 from tests.fakes.vector_index import FakeVectorIndex
 from tests.unit._pipeline_kit import seed_core
@@ -32,7 +32,7 @@ async def _serve(tmp_path: Path, overrides: dict[str, Any], ready: Any, stop: An
         embedder=embedder,
         index=index,
         detector=FakePiiDetector(),
-        store=FakeStore(),
+        # the real embedded store (mongoeco on SQLite): /v1/me erases through it
         tracer=RecordingTracer(),
         passwords=CHEAP_PASSWORDS,
         config=shipped_config(),

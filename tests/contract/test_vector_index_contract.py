@@ -27,6 +27,7 @@ from pipelines.ports import (
     IndexPoint,
     SparseVector,
     StoreUnavailable,
+    UserVectors,
     VectorIndex,
 )
 from service.adapters.vector.qdrant_edge import IndexLocked, QdrantEdgeIndex
@@ -217,6 +218,28 @@ async def test_delete_temporary_only_for_its_owner(index: VectorIndex) -> None:
     await index.delete_temporary("up-1", user_id="alice")
     assert await index.count() == 1  # the core point with the same doc_id stays
     assert await index.core_documents() == {"up-1": IndexedDocument("hash-up-1")}
+
+
+async def test_erasing_a_user_removes_every_upload_of_theirs_and_nothing_else(
+    index: VectorIndex,
+) -> None:
+    await index.upsert(
+        [
+            temp("a1", vec(1), "alice"),
+            temp("a2", vec(2), "alice", doc="up-2"),
+            temp("b1", vec(1), "bob"),
+            point("c1", vec(1), doc="up-1"),
+        ]
+    )
+    assert isinstance(index, UserVectors)
+    await index.delete_user_documents("alice")
+    await index.compact()
+    assert await index.count() == 2
+    found = await index.dual_search(vec(1), user_id="alice", now=NOW)
+    assert ids(found.core) == ["c1"] and ids(found.personal) == []
+    assert ids((await index.dual_search(vec(1), user_id="bob", now=NOW)).personal) == ["b1"]
+    with pytest.raises(ValueError):
+        await index.delete_user_documents("")
 
 
 async def test_delete_expired(index: VectorIndex) -> None:

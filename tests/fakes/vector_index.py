@@ -169,6 +169,14 @@ class FakeVectorIndex:
             raise ValueError("delete_temporary needs a user_id")
         self._drop(lambda p: _is_upload_of(p, doc_id, user_id))
 
+    async def delete_user_documents(self, user_id: str) -> None:
+        if not user_id:
+            raise ValueError("delete_user_documents needs a user_id")
+        self._drop(lambda p: p.get("is_temporary") is True and p.get("uploaded_by") == user_id)
+
+    async def compact(self) -> None:
+        """Memory keeps no deleted bytes: nothing to do."""
+
     async def publish_temporary(self, doc_id: str, *, user_id: str) -> None:
         if not user_id:
             raise ValueError("publish_temporary needs a user_id")
