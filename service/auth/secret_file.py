@@ -7,8 +7,9 @@ import contextlib
 import logging
 import os
 import secrets
-import stat
 from pathlib import Path
+
+from service.privacy.files import readable_by_owner_only
 
 log = logging.getLogger("warden.security")
 SECRET_FILE = "jwt_secret"
@@ -24,10 +25,7 @@ def load_or_create_secret(data_dir: Path) -> str:
     path = data_dir / SECRET_FILE
     if not path.exists():
         _create(path)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        log.warning("%s was readable by others (mode %o); tightening to 0600", path, mode)
-        path.chmod(0o600)
+    readable_by_owner_only(path)
     secret = path.read_text(encoding="utf-8").strip()
     if len(secret) < 32:
         raise RuntimeError(

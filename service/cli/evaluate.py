@@ -5,7 +5,6 @@ hold the question and message texts and stay in the local file)."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any, TextIO
 from tqdm import tqdm
 
 from pipelines.deps import PipelineConfig, PipelineDeps
+from service.cli.streams import streams
 from service.evaluation.cases import GuardCase, RetrievalCase
 from service.evaluation.guards import guards_report
 from service.evaluation.plots import guards_plots, retrieval_plots
@@ -81,7 +81,7 @@ def _streams(options: EvalOptions, out: TextIO | None, err: TextIO | None) -> tu
     """stdout and stderr unless given (resolved per call, so redirection is honoured); makes
     the report folder."""
     options.out.mkdir(parents=True, exist_ok=True)
-    return (sys.stdout if out is None else out), (sys.stderr if err is None else err)
+    return streams(out, err)
 
 
 async def eval_retrieval(

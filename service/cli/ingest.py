@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from ingestion.indexer import ProgressEvent
+from service.cli.streams import streams
 from service.knowledge import KnowledgeService
 
 COUNTS = ("added", "replaced", "skipped", "removed")
@@ -35,9 +35,7 @@ async def ingest(
     err: TextIO | None = None,
 ) -> int:
     """Syncs the core knowledge, then the allowlist. Exit 1 if any file failed."""
-    # resolved per call, not at import: a redirected sys.stdout (tests, embedding) is honoured
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
+    out, err = streams(out, err)
     try:
         report, terms = await knowledge.sync(
             paths, delete_missing=delete_missing, progress=_progress(err)

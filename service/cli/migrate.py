@@ -4,11 +4,11 @@ stdout (`--json`: one object). Exit 0 when every count matches, 1 when one does 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from datetime import datetime
 from typing import TextIO
 
+from service.cli.streams import streams
 from service.migration.copier import MigrationReport, Progress, migrate
 from service.migration.ports import Plan
 
@@ -40,8 +40,7 @@ async def run_migrate(
     err: TextIO | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> int:
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
+    out, err = streams(out, err)
     report = await migrate(
         plan, now=now, batch_size=batch_size, progress=progress or _progress(err)
     )

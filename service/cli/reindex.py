@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import asdict
 from typing import TextIO
 
 from pipelines.ports import Embedder, IndexRebuild, embedding_model
+from service.cli.streams import streams
 from service.reindexing import reindex
 
 
@@ -20,8 +20,7 @@ async def run_reindex(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
+    out, err = streams(out, err)
     model = embedding_model(embedder)
     before = rebuild.stored_model
     print(f"re-embedding the stored chunks with {model} (was {before or 'unrecorded'})", file=err)

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
-from pipelines.ports import HistoryCursor
+from pipelines.ports import ChatRecord, HistoryCursor
 from service.answer import ChatAnswer, answer_json
 from service.errors import ServiceError, responses
 from service.http.deps import AcceptedDep, ChatDep, CurrentUser, RateLimitedUser
@@ -24,6 +24,16 @@ class HistoryMessage(BaseModel):
     created_at: datetime
     turn_id: str
     route: str | None
+
+    @classmethod
+    def of(cls, record: ChatRecord) -> HistoryMessage:
+        return cls(
+            role=record.role,
+            content=record.content,
+            created_at=record.created_at,
+            turn_id=record.turn_id,
+            route=record.route,
+        )
 
 
 class HistoryResponse(BaseModel):
@@ -82,14 +92,5 @@ async def get_history(
     full = len(records) == limit
     return HistoryResponse(
         next_cursor=encode_cursor(HistoryCursor.at(records[0])) if full else None,
-        messages=[
-            HistoryMessage(
-                role=r.role,
-                content=r.content,
-                created_at=r.created_at,
-                turn_id=r.turn_id,
-                route=r.route,
-            )
-            for r in records
-        ],
+        messages=[HistoryMessage.of(r) for r in records],
     )

@@ -52,16 +52,7 @@ async def get_export(user: RateLimitedUser, container: ContainerDep) -> ExportOu
             created_at=account.created_at,
             local=account.local,
         ),
-        history=[
-            HistoryMessage(
-                role=r.role,
-                content=r.content,
-                created_at=r.created_at,
-                turn_id=r.turn_id,
-                route=r.route,
-            )
-            for r in export.history
-        ],
+        history=[HistoryMessage.of(r) for r in export.history],
         documents=[DocumentOut.of(d) for d in export.documents],
     )
 

@@ -13,8 +13,9 @@ import base64
 import binascii
 import logging
 import os
-import stat
 from pathlib import Path
+
+from service.privacy.files import readable_by_owner_only
 
 log = logging.getLogger("warden.security")
 KEY_FILE = "data_key"
@@ -76,10 +77,7 @@ def load_keys(data_dir: Path, configured: str | None) -> list[bytes]:
     path = key_file(data_dir)
     if not path.exists():
         _create(path)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        log.warning("%s was readable by others (mode %o); tightening to 0600", path, mode)
-        path.chmod(0o600)
+    readable_by_owner_only(path)
     return parse_keys(path.read_text(encoding="ascii"))
 
 

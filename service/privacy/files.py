@@ -4,8 +4,12 @@ and what an older version left more open is tightened at start."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import stat
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 
 def owner_only(data_dir: Path) -> None:
@@ -22,3 +26,11 @@ def owner_only(data_dir: Path) -> None:
                 with contextlib.suppress(OSError):
                     os.chmod(path, 0o600)
         dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(folder, d))]
+
+
+def readable_by_owner_only(path: Path) -> None:
+    """A secret file others could read is tightened to 0600, with a warning."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        log.warning("%s was readable by others (mode %o); tightening to 0600", path, mode)
+        path.chmod(0o600)

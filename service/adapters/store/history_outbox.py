@@ -26,23 +26,22 @@ from pathlib import Path
 
 from pipelines.ports import (
     ChatRecord,
-    DocumentRecord,
     HistoryCursor,
     Store,
     StoreUnavailable,
-    UserRecord,
 )
+from service.adapters.store.delegating import DelegatingStore
 from service.adapters.store.outbox_file import OutboxFile
 
 log = logging.getLogger(__name__)
 _ROLE_ORDER = {"user": 0, "assistant": 1}
 
 
-class OutboxChatStore:
+class OutboxChatStore(DelegatingStore):
     """Store wrapper: chat turns go to the store, or to a local outbox while it is down."""
 
     def __init__(self, inner: Store, outbox_dir: Path) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._file = OutboxFile(Path(outbox_dir) / "history-outbox.jsonl")
         self._queue: list[list[ChatRecord]] | None = None  # mirror of the file, loaded lazily
         self._lock = asyncio.Lock()
@@ -126,34 +125,3 @@ class OutboxChatStore:
             except OSError as error:
                 raise StoreUnavailable("history outbox unreadable") from error
         return self._queue
-
-    # ------------------------------------------------------------ delegated
-    async def create_user(self, user: UserRecord) -> None:
-        await self._inner.create_user(user)
-
-    async def user_by_email(self, email: str) -> UserRecord | None:
-        return await self._inner.user_by_email(email)
-
-    async def add_document(self, record: DocumentRecord) -> None:
-        await self._inner.add_document(record)
-
-    async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]:
-        return await self._inner.user_documents(user_id, now=now)
-
-    async def delete_document(self, doc_id: str, *, user_id: str) -> bool:
-        return await self._inner.delete_document(doc_id, user_id=user_id)
-
-    async def expired_documents(self, now: datetime) -> list[DocumentRecord]:
-        return await self._inner.expired_documents(now)
-
-    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
-        return await self._inner.mark_document_ready(doc_id, user_id=user_id)
-
-    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
-        return await self._inner.pending_documents(created_before)
-
-    async def ping(self) -> None:
-        await self._inner.ping()
-
-    async def close(self) -> None:
-        await self._inner.close()

@@ -23,13 +23,12 @@ from datetime import datetime
 
 from pipelines.ports import (
     ChatRecord,
-    DocumentRecord,
     HistoryCursor,
     PiiDetector,
     PiiSpan,
     Store,
-    UserRecord,
 )
+from service.adapters.store.delegating import DelegatingStore
 from service.adapters.store.history_cipher import HistoryCipher, SealError
 from service.adapters.store.history_mask import MaskedText, mask_turn, restore, whole
 
@@ -40,9 +39,9 @@ def _context(record: ChatRecord) -> str:
     return f"{record.turn_id}:{record.role}"
 
 
-class SealedHistoryStore:
+class SealedHistoryStore(DelegatingStore):
     def __init__(self, inner: Store, cipher: HistoryCipher, detector: PiiDetector) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._cipher = cipher
         self._detector = detector
 
@@ -104,34 +103,3 @@ class SealedHistoryStore:
     ) -> list[ChatRecord]:
         stored = await self._inner.recent_history(user_id, since=since, limit=limit, before=before)
         return [self.opened(r) for r in stored]
-
-    # ------------------------------------------------------------ delegated
-    async def create_user(self, user: UserRecord) -> None:
-        await self._inner.create_user(user)
-
-    async def user_by_email(self, email: str) -> UserRecord | None:
-        return await self._inner.user_by_email(email)
-
-    async def add_document(self, record: DocumentRecord) -> None:
-        await self._inner.add_document(record)
-
-    async def user_documents(self, user_id: str, *, now: datetime) -> list[DocumentRecord]:
-        return await self._inner.user_documents(user_id, now=now)
-
-    async def mark_document_ready(self, doc_id: str, *, user_id: str) -> bool:
-        return await self._inner.mark_document_ready(doc_id, user_id=user_id)
-
-    async def pending_documents(self, created_before: datetime) -> list[DocumentRecord]:
-        return await self._inner.pending_documents(created_before)
-
-    async def delete_document(self, doc_id: str, *, user_id: str) -> bool:
-        return await self._inner.delete_document(doc_id, user_id=user_id)
-
-    async def expired_documents(self, now: datetime) -> list[DocumentRecord]:
-        return await self._inner.expired_documents(now)
-
-    async def ping(self) -> None:
-        await self._inner.ping()
-
-    async def close(self) -> None:
-        await self._inner.close()
