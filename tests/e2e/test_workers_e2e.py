@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 
 from tests.e2e.conftest import BAIL_QUESTION, ROOT, SAMPLE_KB, warden
-from tests.e2e.test_restart_e2e import ACCOUNT, LOGIN, _warden_command
+from tests.e2e.serving import ACCOUNT, LOGIN, warden_command
 from tests.integration.llm_server import free_port
 from tests.qdrant_rest import qdrant_rest_server
 from tests.wire_server import WireServerThread
@@ -90,7 +90,7 @@ def _serve_and_chat(tmp_path: Path, servers: dict[str, str]) -> tuple[list[dict[
     answers: list[dict[str, Any]] = []
     with log.open("w") as out:
         server = subprocess.Popen(
-            [*_warden_command(), "serve", "--workers", "2", "--port", str(port)],
+            [*warden_command(), "serve", "--workers", "2", "--port", str(port)],
             env=env,
             cwd=tmp_path,
             stdout=out,
