@@ -19,6 +19,9 @@ CARRIED_BY_HAND = {
     "jwt_secret": "set WARDEN_JWT_SECRET to its content on every replica, or users sign in again",
     "allowlist.json": "copy it into each replica's WARDEN_DATA_DIR (or run `warden ingest` there)",
     "calibration.json": "copy it into WARDEN_CONFIG_DIR or each replica's WARDEN_DATA_DIR",
+    # the history is copied sealed: without its key the values behind the placeholders are lost
+    "data_key": "set WARDEN_DATA_KEY to its content on every replica (or copy the file into "
+    "each replica's WARDEN_DATA_DIR, mode 0600), or the history shows placeholders only",
 }
 
 

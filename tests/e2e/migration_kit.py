@@ -71,7 +71,9 @@ async def populate(data: Path, embedder: Embedder, detector: PiiDetector) -> lis
             caller = Principal(user.id, name, email)
             for message in HISTORY:
                 await container.chat.answer(caller, message)
-        past = datetime.now(UTC) - timedelta(days=3)
+        # expired an hour ago (uploads live 24 h), still within the store's day of TTL grace:
+        # the source holds it, and the migration must leave it behind
+        past = datetime.now(UTC) - timedelta(hours=25)
         expired = container.documents.with_clock(lambda: past)
         await expired.upload(UPLOADS[0], "expired-notes.txt", user_id=ids[0])
         return ids
@@ -105,9 +107,10 @@ def folder_state(folder: Path) -> dict[str, tuple[str, int, int]]:
 
 
 def carry_files(source: Path, target: Path) -> None:
-    """What the migration asks the operator to carry by hand (allowlist.json)."""
+    """What the migration asks the operator to carry by hand (allowlist.json, data_key)."""
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(source / "allowlist.json", target / "allowlist.json")
+    for name in ("allowlist.json", "data_key"):
+        shutil.copy2(source / name, target / name)
 
 
 def same_sources(one: list[Any], other: list[Any], *, tolerance: float = 1e-3) -> bool:
