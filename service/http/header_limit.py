@@ -40,12 +40,16 @@ class HeaderCappedProtocol(HttpToolsProtocol):
     _in_head = True
     _refused = False
 
+    _heads_completed = 0  # heads the parser completed during the current read
+
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return  # discarded while lingering
-        in_head = self._in_head
+        in_head, self._heads_completed = self._in_head, 0
         super().data_received(data)
-        if in_head and self._in_head:  # the head is still not complete
+        # the head is still not complete: a read that completed one (a whole request, body
+        # and all, can arrive in one read) counts nothing
+        if in_head and self._in_head and not self._heads_completed:
             self._head_bytes += len(data)
             if self._head_bytes > self.max_head_bytes:
                 self._refuse()
@@ -56,6 +60,7 @@ class HeaderCappedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._in_head, self._head_bytes = False, 0
+        self._heads_completed += 1
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:

@@ -99,3 +99,16 @@ def test_warden_serve_uses_the_capped_protocol(
     monkeypatch.setattr(uvicorn.Server, "run", run)
     assert warden_main.serve(make_settings(tmp_path), "127.0.0.1", 0) == 0
     assert configs[0].http is HeaderCappedProtocol
+
+
+async def test_a_whole_large_request_in_one_write_is_not_taken_for_a_long_head(kit: Kit) -> None:
+    token = await kit.token_for("asha@example.org")
+    body = json.dumps({"message": "x" * 100_000}).encode()  # well past the head cap, as a body
+    request = (
+        f"POST /v1/chat HTTP/1.1\r\nHost: warden\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode() + body
+    async with served(kit) as port:
+        status, answer = await exchange(port, request)
+    assert status == 413 and answer["error"] != "headers_too_large", answer
