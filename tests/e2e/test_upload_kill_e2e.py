@@ -31,16 +31,15 @@ NOTES = "\n\n".join(
 MINILM_DIM = 384
 
 
-def _store_files(data: Path) -> dict[str, tuple[int, int]]:
-    folder = data / STORE_DIR
-    return {p.name: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir()}
+def _store_holds(data: Path, text: str) -> bool:
+    needle = text.encode()
+    return any(needle in p.read_bytes() for p in (data / STORE_DIR).iterdir() if p.is_file())
 
 
 def _kill_mid_upload(data: Path, log: Path) -> str:
     """`warden serve`: register, start the upload, kill -9 once the store was written."""
     outcome: list[object] = []
     with warden_serving(data, log, signal.SIGKILL) as serving:
-        before = _store_files(data)
 
         def send() -> None:
             files = {"file": (NAME, NOTES, "text/plain")}
@@ -55,7 +54,9 @@ def _kill_mid_upload(data: Path, log: Path) -> str:
         sender = threading.Thread(target=send, daemon=True)
         sender.start()
         deadline = time.monotonic() + 60
-        while _store_files(data) == before and not outcome and time.monotonic() < deadline:
+        # kill once the pending record is on disk (its name in the store's files), not at the
+        # first write: the store writes other things at start (access rules, sealed history)
+        while not _store_holds(data, NAME) and not outcome and time.monotonic() < deadline:
             time.sleep(0.002)
     sender.join(timeout=30)
     assert serving.process.returncode == -signal.SIGKILL
