@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import httpx
 from tests.e2e.conftest import BAIL_QUESTION, ROOT, SAMPLE_KB, warden
 from tests.e2e.serving import ACCOUNT, LOGIN, warden_command
 from tests.integration.llm_server import free_port
+from tests.integration.test_service_real import _wait_until_up
 from tests.qdrant_rest import qdrant_rest_server
 from tests.wire_server import WireServerThread
 
@@ -29,18 +29,6 @@ QUESTIONS = (BAIL_QUESTION, "How do I file an FIR?", "What is an RTI application
 
 
 STARTUP_S = 300  # two workers load their models at once; a busy 2-core host is slow at it
-
-
-def _wait_until_up(url: str, server: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + STARTUP_S
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "warden serve exited early"
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.5)
-    raise AssertionError("warden serve did not come up")
 
 
 def _chat(url: str, headers: dict[str, str], question: str) -> httpx.Response:
@@ -98,7 +86,7 @@ def _serve_and_chat(tmp_path: Path, servers: dict[str, str]) -> tuple[list[dict[
             text=True,
         )
         try:
-            _wait_until_up(url, server)
+            _wait_until_up(url, server, STARTUP_S)
             with httpx.Client(base_url=url, timeout=60) as client:
                 assert client.post("/v1/auth/register", json=ACCOUNT).status_code == 202
                 login = client.post("/v1/auth/token", data=LOGIN)

@@ -47,8 +47,8 @@ def _warden(
     )
 
 
-def _wait_until_up(url: str, server: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 90
+def _wait_until_up(url: str, server: subprocess.Popen[str], startup_s: float = 90) -> None:
+    deadline = time.monotonic() + startup_s
     while time.monotonic() < deadline:
         assert server.poll() is None, "warden serve exited early"
         try:
