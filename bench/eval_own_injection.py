@@ -47,6 +47,7 @@ MESSAGE_FILES = (
     "guards_injection_v3.jsonl",
     "guards_injection_v4.jsonl",
     "guards_injection_v5.jsonl",
+    "guards_injection_v6.jsonl",
 )
 
 
