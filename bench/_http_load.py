@@ -1,7 +1,8 @@
 """Load generators for bench_http.py, each bounded in time: `wrk` (1 thread) when installed,
 else an asyncio httpx client with N concurrent connections, also bounded in requests.
 Both run in their own process and send the same POST (JSON body, a bearer token taken
-round-robin from a list).
+round-robin from a list). A body holding COUNTER gets a new number there in every request, so
+that every request carries a text the server has not seen.
 
     python bench/_http_load.py URL TOKENS_FILE BODY_FILE --connections N --duration S
         [--max-requests M]     (the httpx client; prints one JSON result line)
@@ -23,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 _UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+COUNTER = "__N__"
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,19 @@ def wrk_script(tokens: list[str], body: str) -> str:
     return f"""
 local tokens = {{{listed}}}
 local i = 0
+local n = 0
+local body = {_lua_string(body)}
+local counted = string.find(body, "{COUNTER}", 1, true) ~= nil
 wrk.method = "POST"
-wrk.body = {_lua_string(body)}
+wrk.body = body
 wrk.headers["Content-Type"] = "application/json"
 request = function()
   i = i % #tokens + 1
   wrk.headers["Authorization"] = "Bearer " .. tokens[i]
+  if counted then
+    n = n + 1
+    return wrk.format(nil, nil, nil, (string.gsub(body, "{COUNTER}", tostring(n))))
+  end
   return wrk.format()
 end
 """
@@ -135,10 +144,11 @@ async def _load(
             while time.perf_counter() < deadline and counts["sent"] < cap:
                 token = tokens[(counts["sent"] + k) % len(tokens)]
                 counts["sent"] += 1
+                sent = body.replace(COUNTER.encode(), str(counts["sent"]).encode())
                 headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
                 started = time.perf_counter()
                 try:
-                    response = await client.post(url, content=body, headers=headers)
+                    response = await client.post(url, content=sent, headers=headers)
                 except httpx.HTTPError:
                     counts["errors"] += 1
                     continue

@@ -12,6 +12,8 @@ behind a path switch:
   PyJWT) and returns a small JSON.
 The load generator (wrk, 1 thread, when installed; else an asyncio httpx client) runs in its
 own process with N keep-alive connections, each run bounded in time (httpx: and requests).
+With `--distinct`, every chat request carries a message with a new number in it, so none is
+answered from the verdict cache (pipelines/safety/verdict_cache.py): the cost of classifying.
 The two targets alternate (ABBA...) for `--rounds` rounds after a warm-up; the ratio is
 median(chat req/s) / median(bare req/s). Target >= 0.7. Also printed: the server's CPU time
 per request, from /proc (less sensitive to the load generator sharing the 2 cores).
@@ -43,7 +45,14 @@ from fastapi import FastAPI, Header, HTTPException
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import print_table  # noqa: E402
-from bench._http_load import LoadResult, run_httpx, run_wrk, wrk_path, wrk_script  # noqa: E402
+from bench._http_load import (  # noqa: E402
+    COUNTER,
+    LoadResult,
+    run_httpx,
+    run_wrk,
+    wrk_path,
+    wrk_script,
+)
 
 CHAT_PATH, BARE_PATH = "/v1/chat", "/bench/bare"
 ABUSIVE = "You are a useless idiot."
@@ -179,8 +188,8 @@ def check_answers(base: str, token: str, body: str) -> str:
     import httpx
 
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    bare = httpx.post(base + BARE_PATH, content=body, headers=headers)
-    chat = httpx.post(base + CHAT_PATH, content=body, headers=headers)
+    bare = httpx.post(base + BARE_PATH, content=body, headers=headers, timeout=60)
+    chat = httpx.post(base + CHAT_PATH, content=body, headers=headers, timeout=60)
     if bare.status_code != 200 or chat.status_code != 200:
         raise RuntimeError(f"bare {bare.status_code}, chat {chat.status_code}: {chat.text[:200]}")
     answer = chat.json()
@@ -199,6 +208,11 @@ def main() -> None:
     parser.add_argument("--client", choices=["auto", "wrk", "httpx"], default="auto")
     parser.add_argument("--fakes", action="store_true", help="fake embedder/index/detector")
     parser.add_argument("--message", default=ABUSIVE)
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="a new number in every message, so no verdict is cached (every request classified)",
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -209,7 +223,8 @@ def main() -> None:
     use_wrk = args.client == "wrk" or (args.client == "auto" and wrk_path() is not None)
     secret = secrets.token_urlsafe(32)
     tokens = issue_tokens(secret)
-    body = json.dumps({"message": args.message})
+    message = f"{args.message} {COUNTER}" if args.distinct else args.message
+    body = json.dumps({"message": message})
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -227,7 +242,7 @@ def main() -> None:
                 wait_ready(base, server)
                 print(
                     f"server ready in {time.monotonic() - started:.1f} s; "
-                    + check_answers(base, tokens[0], body)
+                    + check_answers(base, tokens[0], body.replace(COUNTER, "0"))
                 )
 
                 def run(path: str, seconds: float) -> tuple[LoadResult, float]:
@@ -272,7 +287,8 @@ def report(runs: list[Run], client: str, args: argparse.Namespace, log_lines: in
     adapters = "fake embedder/index/detector, real mongoeco" if args.fakes else "real adapters"
     title = (
         f"HTTP reject path vs bare JWT endpoint ({client}, {args.connections} connections, "
-        f"{args.duration:g} s per run, uvicorn 1 worker, {adapters})"
+        f"{args.duration:g} s per run, uvicorn 1 worker, {adapters}, "
+        + ("a new message every request: no cached verdict)" if args.distinct else "one message)")
     )
     rows = [
         [n, name, f"{r.rps:.0f}", f"{r.p50_ms:.2f}", f"{r.p99_ms:.2f}", r.errors, f"{cpu:.0f}"]

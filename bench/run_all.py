@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # name -> (script, small arguments for the quick run)
 BENCHES: dict[str, tuple[str, list[str]]] = {
     "http": ("bench_http.py", ["--rounds", "3", "--duration", "3"]),
+    "http-distinct": ("bench_http.py", ["--rounds", "3", "--duration", "3", "--distinct"]),
     "classify": ("bench_classify.py", ["--repeats", "100"]),
     "nodes": ("bench_nodes.py", ["--sizes", "1000", "10000", "--repeats", "2"]),
     "vectors": (

@@ -22,6 +22,7 @@ from pipelines.metering import metering
 from pipelines.nodes.reject import reject
 from pipelines.outcome import ChatOutcome
 from pipelines.ports import Message
+from pipelines.safety.verdict_cache import VerdictCache
 from pipelines.state import ChatTurn, Classification, PipelineState
 from pipelines.streaming import Listener, Retract, Started, Token, is_retract, token_text
 from pipelines.tracing import new_trace_id
@@ -34,10 +35,12 @@ class ChatPipeline:
     def __init__(self, deps: PipelineDeps) -> None:
         self.deps = deps
         self.graph = build_graph().compile()
+        self._verdicts = VerdictCache(deps.classify)
 
     def classify(self, query: str) -> Classification:
-        """The route decision, with the configured rules (pure, local, no port)."""
-        return self.deps.classify(query)
+        """The route decision, with the configured rules (pure, local, no port); a text seen
+        recently gets the verdict it got then, without being classified again."""
+        return self._verdicts(query)
 
     async def answer(
         self,

@@ -68,3 +68,11 @@ async def test_the_openapi_document_declares_the_same_schema(kit: Kit) -> None:
     declared = document["paths"]["/v1/chat"]["post"]["responses"]["200"]["content"]
     assert declared["application/json"]["schema"] == {"$ref": "#/components/schemas/ChatAnswer"}
     assert set(document["components"]["schemas"]["ChatAnswer"]["properties"]) == SCHEMA
+
+
+async def test_a_message_sent_again_is_not_classified_again(kit: Kit) -> None:
+    """The verdict cache: a flood of the same abuse costs one classification."""
+    for _ in range(3):
+        response = await _post(kit, "/v1/chat", ABUSIVE, "application/json")
+        assert response.status_code == 200 and response.json()["route"] == "reject"
+    assert kit.classified == [ABUSIVE]
