@@ -118,6 +118,8 @@ NOT_PII = [
     "An injunction under Order XXXIX of the CPC",
     "My case CS 123/2019 has been adjourned ten times.",
     "FIR No. 45/2023 was registered, no chargesheet yet.",
+    "My FIR number 0456/2024 was filed at the police station.",
+    "Case number 01234 / 2021 is still pending, what can I do?",
     "Appeal No. 78/2020 was decided in my favour.",
     "The landlord demands Rs 50,000 as deposit.",
     "I lent ₹1,20,000 to a friend in 2019.",

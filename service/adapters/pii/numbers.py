@@ -10,14 +10,17 @@
   or "9822 3749" slip through. Here a number with a leading "+" or an area code in
   parentheses is a phone; grouped digits (8-15 in all) are one too, unless they look like a
   date, a year range or a US SSN; a bare run of 7-12 digits needs a context word ("call").
+  A number and a year joined by a slash ("FIR number 0456/2024", "case 1234/2019") is how
+  Indian case and FIR numbers are written, so `phonenumbers` may not call it a phone.
 """
 
 from __future__ import annotations
 
 import re
 
-from presidio_analyzer import Pattern, PatternRecognizer
-from presidio_analyzer.predefined_recognizers import CreditCardRecognizer
+from presidio_analyzer import Pattern, PatternRecognizer, RecognizerResult
+from presidio_analyzer.nlp_engine import NlpArtifacts
+from presidio_analyzer.predefined_recognizers import CreditCardRecognizer, PhoneRecognizer
 
 from service.adapters.pii.india_cues import CuedPattern, CuedRecognizer, india_settings
 
@@ -58,6 +61,7 @@ _D, _M = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
 _DATE = re.compile(
     rf"\d{{4}}([-./]){_M}\1{_D}|{_D}([-./]){_M}\2\d{{2,4}}|{_M}([-./]){_D}\3\d{{2,4}}"
 )
+_CASE_NUMBER = re.compile(r"\d{1,6}\s?/\s?(?:19|20)\d\d")  # a number and its year
 _YEARS = re.compile(r"(?:1[89]|20)\d\d(?:[ .-]+(?:1[89]|20)\d\d)+")
 _SSN = re.compile(r"\d{3}-\d{2}-\d{4}")
 
@@ -102,3 +106,16 @@ class LoosePhoneRecognizer(PatternRecognizer):
             return True
         grouped = not core.startswith(("+", "("))
         return grouped and any(p.fullmatch(core) for p in (_DATE, _YEARS, _SSN))
+
+
+class ValidPhoneRecognizer(PhoneRecognizer):
+    """Presidio's `phonenumbers` recognizer, less case and FIR numbers ("0456/2024")."""
+
+    def analyze(
+        self,
+        text: str,
+        entities: list[str],
+        nlp_artifacts: NlpArtifacts = None,  # type: ignore[assignment]  # Presidio's default
+    ) -> list[RecognizerResult]:
+        found = super().analyze(text, entities, nlp_artifacts)
+        return [r for r in found if not _CASE_NUMBER.fullmatch(text[r.start : r.end])]

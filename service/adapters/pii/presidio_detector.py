@@ -54,6 +54,7 @@ from service.adapters.pii.nlp import LANGUAGE, BlankSpacyNlpEngine, ContextWords
 from service.adapters.pii.numbers import (
     AnyCardRecognizer,
     LoosePhoneRecognizer,
+    ValidPhoneRecognizer,
     cued_card_recognizer,
 )
 from service.adapters.pii.person import PersonNameRecognizer
@@ -92,7 +93,7 @@ def structured_recognizers() -> list[EntityRecognizer]:
     """Structured identifiers: pattern recognizers with checksums and context words."""
     return [
         OfflineEmailRecognizer(),
-        PhoneRecognizer(),
+        ValidPhoneRecognizer(),
         LoosePhoneRecognizer(),
         AnyCardRecognizer(),
         cued_card_recognizer(),
