@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from pipelines.fusion import Fusion
 from pipelines.ports.sparse import tokens
@@ -46,10 +46,36 @@ def covered(terms: Collection[str], passage: Collection[str], *, empty: float) -
     return sum(term in passage for term in terms) / len(terms)
 
 
+def _runs_with(text: str, part: str) -> Iterator[str]:
+    """Each run of word characters in `text` that contains `part`."""
+    start = text.find(part)
+    while start != -1:
+        left, right = start, start + len(part)
+        while left > 0 and (text[left - 1].isalnum() or text[left - 1] == "_"):
+            left -= 1
+        while right < len(text) and (text[right].isalnum() or text[right] == "_"):
+            right += 1
+        yield text[left:right]
+        start = text.find(part, right)
+
+
+def terms_found(asked: Collection[str], passage: str) -> frozenset[str]:
+    """`set(asked) & set(tokens(passage))`, without encoding the whole passage: a word the
+    encoder turns into a term contains that term (or, for "-ies" -> "-y", the term without its
+    "y"), so only the runs of word characters around such a substring are encoded."""
+    text = unicodedata.normalize("NFKC", passage).lower()
+    found = set()
+    for term in asked:
+        part = term[:-1] if term.endswith("y") and len(term) > 1 else term
+        if any(term in tokens(run) for run in _runs_with(text, part)):
+            found.add(term)
+    return frozenset(found)
+
+
 def coverage_signals(question: str, passage: str) -> Mapping[str, float]:
     """`coverage` and `named_coverage` of the question by the passage (see the module)."""
     asked = frozenset(tokens(question))
-    found = frozenset(tokens(passage)) if asked else frozenset()
+    found = terms_found(asked, passage)
     return {
         "coverage": covered(asked, found, empty=0.0),
         "named_coverage": covered(named_terms(question) & asked, found, empty=1.0),

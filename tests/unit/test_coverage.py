@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.coverage import coverage_signals, covered, gate_signals, named_terms
+from pipelines.coverage import coverage_signals, covered, gate_signals, named_terms, terms_found
 from pipelines.fusion import Ranked, fuse
 from pipelines.ports import SearchHit
+from pipelines.ports.sparse import tokens
 
 
 @pytest.mark.parametrize(
@@ -38,6 +39,25 @@ def test_named_terms(question: str, named: set[str]) -> None:
 )
 def test_covered(terms: set[str], passage: set[str], empty: float, share: float) -> None:
     assert covered(terms, passage, empty=empty) == pytest.approx(share)
+
+
+@pytest.mark.parametrize(
+    ("asked", "passage", "found"),
+    [
+        ({"party", "fir"}, "Both parties went first.", {"party"}),  # "fir" is not "first"
+        ({"fir"}, "File an FIR, or a zero-FIR.", {"fir"}),
+        ({"complaint", "police"}, "COMPLAINTS to the Police", {"complaint", "police"}),
+        ({"form", "12"}, "form_12 is due", {"form", "12"}),  # the encoder splits on "_"
+        ({"abc"}, "ＡＢＣ", {"abc"}),  # NFKC: full-width letters
+        ({"rent"}, "current rents", {"rent"}),  # found in "rents", not "current"
+        ({"rent"}, "current", set()),
+        (set(), "anything", set()),
+    ],
+)
+def test_terms_found_is_the_encoders_intersection(
+    asked: set[str], passage: str, found: set[str]
+) -> None:
+    assert terms_found(asked, passage) == found == asked & set(tokens(passage))
 
 
 PASSAGE = "Marie Curie discovered polonium in 1898, working in Paris."
