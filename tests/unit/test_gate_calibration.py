@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from pipelines.coverage import gate_signals
+from pipelines.fusion import Ranked, fuse
 from pipelines.safety.confidence import GateCalibration, answer_gate, sigmoid
 from service.evaluation.calibration import Example, cut_for, fit_gate, gate_rates, split
 from service.pipeline_config import (
@@ -83,7 +85,7 @@ def test_the_file_round_trips_and_is_found_where_documented(tmp_path: Path) -> N
     data.mkdir()
     plain = Settings(_env_file=None, data_dir=data, toxicity_classifier=False)  # type: ignore[call-arg]
     assert calibration_path(plain) == data / "calibration.json"
-    assert load_pipeline_config(plain).calibration is None
+    assert load_pipeline_config(plain).calibration is None  # no calibration.json ships
     (data / "calibration.json").write_text(json.dumps(recorded.as_dict()))
     assert load_pipeline_config(plain).calibration == recorded
     with_dir = Settings(_env_file=None, data_dir=data, config_dir=config)  # type: ignore[call-arg]
@@ -153,3 +155,12 @@ def test_the_fit_predicts_in_scope_not_the_top_source() -> None:
     assert model.probability({"dense_top": 0.65}) > 0.8  # its top source was wrong
     assert model.probability({"dense_top": 0.25}) < 0.2
     assert model.extra["target"] == "the knowledge base answers the question"
+
+
+def test_the_opt_in_gate_reads_only_signals_the_node_records() -> None:
+    """The gate fitted on third-party dev splits, shipped for copying (README)."""
+    shipped = load_calibration(DEFAULT_CONFIG_DIR / "calibration-third-party-dev.json")
+    assert shipped is not None and 0.0 < shipped.cut < 1.0
+    recorded = gate_signals(fuse(Ranked.of([]), Ranked.of([]), top_parents=1), "a question")
+    assert set(shipped.weights) <= set(recorded)
+    assert {"coverage", "named_coverage"} <= set(shipped.weights)
