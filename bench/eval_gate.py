@@ -3,13 +3,15 @@
     PYTHONPATH=. python bench/eval_gate.py [--cache /tmp/warden-hybrid.pkl] [--write PATH]
 
 Signals are replayed with the shipped fusion (pipelines/fusion.py defaults) over the dual
-search as the node sees it (core_limit children per kind). The calibrated gate
-(service/evaluation/calibration.fit_gate: logistic regression of "the top source is the right
-document", cut at <= 3% in-scope abstention) is fitted on every dev question (reddit, Python
-FAQ and Debian FAQ dev halves, the sample knowledge base; out of scope: other sets' dev
-questions and the sample file's own), and measured on the test splits (nyt, amazon, the FAQ
-test halves; out of scope: other sets' test questions). Baselines: the dense threshold 40
-(the service default) and the dense threshold fitted on dev the same way (<= 3%).
+search as the node sees it (core_limit children per kind), plus the coverage of the masked
+question by the fused top parent (pipelines/coverage.gate_signals, the node's own definition).
+The calibrated gate (service/evaluation/calibration.fit_gate: logistic regression of "the
+knowledge base answers the question", cut at <= 3% in-scope abstention) is fitted on every dev
+question (reddit, Python FAQ and Debian FAQ dev halves, the sample knowledge base; out of scope:
+other sets' dev questions and the sample file's own), and measured on the test splits (nyt,
+amazon, the FAQ test halves; out of scope: other sets' test questions). Baselines: the dense
+threshold 40 (the service default) and the dense threshold fitted on dev the same way (<= 3%).
+`--write` stores the fitted gate as a calibration.json.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import print_table  # noqa: E402
 from bench.eval_hybrid import CACHE, Asked, load  # noqa: E402
+from pipelines.coverage import gate_signals  # noqa: E402
 from pipelines.deps import PipelineConfig  # noqa: E402
 from pipelines.fusion import Ranked, fuse  # noqa: E402
 from pipelines.safety.confidence import GateCalibration, passes_gate  # noqa: E402
@@ -42,8 +44,8 @@ def example(a: Asked) -> Example:
     fusion = fuse(Ranked.of(f.core[:LIMIT]), Ranked.of(f.core_sparse[:LIMIT]), top_parents=1)
     top = str(fusion.best[0].payload["doc_id"]) if fusion.best else None
     in_scope = a.question.doc_id is not None
-    return Example(dict(fusion.signals), in_scope and top == a.question.doc_id, in_scope,
-                   a.confidence)  # fmt: skip
+    signals = gate_signals(fusion, a.search_text or a.question.text)
+    return Example(signals, in_scope and top == a.question.doc_id, in_scope, a.confidence)
 
 
 def rates(answered: list[bool], examples: list[Example]) -> tuple[int, int, float, float]:
@@ -64,10 +66,6 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--signals", nargs="*", default=[], help="fit on these signals only")
     parser.add_argument("--write", type=Path, help="write the fitted calibration here")
-    parser.add_argument(
-        "--label", choices=["correct", "in_scope"], default="correct",
-        help="what the logistic model predicts: the top source is right, or the corpus answers",
-    )  # fmt: skip
     args = parser.parse_args()
     asked = load(args.cache)
     by: dict[tuple[str, str], list[Example]] = {}
@@ -78,10 +76,7 @@ def main() -> None:
                         e.confidence)  # fmt: skip
         by.setdefault((a.corpus, a.question.split), []).append(e)
     dev = [e for (_, split), es in by.items() if split == "dev" for e in es]
-    if args.label == "in_scope":
-        model = fit_gate([replace(e, correct=e.in_scope) for e in dev])
-    else:
-        model = fit_gate(dev)
+    model = fit_gate(dev)
     dense_cut = cut_for([e.confidence for e in dev if e.in_scope], TARGET_IN_SCOPE_ABSTENTION)
     gates = {"dense 40": (None, 40.0), f"dense {dense_cut:g} (fit)": (None, dense_cut),
              "calibrated": (model, 0.0)}  # fmt: skip
@@ -89,6 +84,7 @@ def main() -> None:
     groups = {**{f"{c} {s}": es for (c, s), es in by.items()}}
     groups["ALL dev"] = dev
     groups["ALL test"] = [e for (_, split), es in by.items() if split == "test" for e in es]
+    groups["FAQs test"] = by.get(("faq", "test"), []) + by.get(("debian", "test"), [])
     for name, examples in groups.items():
         for label, (m, threshold) in gates.items():
             inside, outside, false_abstain, abstain_out = rates(

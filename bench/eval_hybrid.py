@@ -61,6 +61,7 @@ class Asked:
     signals: dict[str, float]
     found: DualSearchResult  # DEEP deep
     ms: float = 0.0
+    search_text: str = ""  # the masked question the node searched with (coverage signals)
 
 
 @dataclass
@@ -131,7 +132,8 @@ async def capture_corpus(corpus: Corpus, root: Path, embedder: Any, detector: An
         assert found.error is None, found.error
         sources = list(dict.fromkeys(s.doc_id for s in found.sources))
         asked.append(Asked(question, corpus.name, naive, sources, found.confidence,
-                           dict(found.signals), capture.found[-1], ms))  # fmt: skip
+                           dict(found.signals), capture.found[-1], ms,
+                           found.search_text))  # fmt: skip
     await index.close()
     return asked
 

@@ -68,11 +68,13 @@ class Retrieval:
     matched_children: tuple[tuple[str, ...], ...] = ()  # per parent: its children hit, best first
     sources: tuple[Source, ...] = ()
     confidence: float = 0.0  # top dense score x 100
-    # named retrieval signals for the answer gate (pipelines/fusion.py): dense_top (best
-    # cosine), dense_second (best cosine of the second parent by dense rank), sparse_top,
-    # sparse_second (BM25, same), fused_top, fused_second (RRF scores), margin (fused_top -
-    # fused_second), agreement (1.0: dense and sparse rank the same parent first),
-    # top_in_both (1.0: both searches found the first parent); a missing name reads as 0
+    # named retrieval signals for the answer gate (pipelines/coverage.gate_signals): from
+    # pipelines/fusion.py dense_top (best cosine), dense_second (best cosine of the second
+    # parent by dense rank), sparse_top, sparse_second (BM25, same), fused_top, fused_second
+    # (fused scores), margin (fused_top - fused_second), agreement (1.0: dense and sparse rank
+    # the same parent first), top_in_both (1.0: both searches found the first parent); from
+    # pipelines/coverage.py coverage and named_coverage (the share of the question's terms,
+    # and of its named terms, in the top parent); a missing name reads as 0
     signals: Mapping[str, float] = field(default_factory=dict)
     error: str | None = None  # pii_detector_unavailable, retrieval_unavailable
 

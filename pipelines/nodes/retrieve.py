@@ -1,5 +1,6 @@
 """retrieve: mask, expand, embed once, search once (core + the user's own, dense + sparse in one
-request), fuse the two rankings by reciprocal rank per parent (pipelines/fusion.py)."""
+request), fuse the two rankings per parent (pipelines/fusion.py), and measure how much of the
+question the top parent covers (pipelines/coverage.py) for the answer gate."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from pipelines.coverage import gate_signals
 from pipelines.deps import PipelineDeps
 from pipelines.fusion import Ranked, fuse
 from pipelines.masking import mask_request
@@ -99,5 +101,5 @@ async def _retrieval(turn: ChatTurn, deps: PipelineDeps) -> Retrieval:
         matched_children=_matched_children(best, dense, sparse),
         sources=tuple(to_source(hit, preview_chars=config.preview_chars) for hit in best),
         confidence=confidence_from_score(top_score(dense)),  # the top dense cosine, always
-        signals=fusion.signals,
+        signals=gate_signals(fusion, search_text),
     )

@@ -80,7 +80,9 @@ def reliability_diagram(report: dict[str, Any], path: Path) -> str:
         "o-",
         label=f"{section['probability']} (ECE {section['ece']:.3f})",
     )
-    axes.set(xlabel="predicted P(top source answers)", ylabel="observed", xlim=(0, 1), ylim=(0, 1))
+    outcome = section.get("outcome", "top source right")
+    axes.set(xlabel="predicted probability", ylabel=f"observed: {outcome}")
+    axes.set(xlim=(0, 1), ylim=(0, 1))
     axes.legend(fontsize=8)
     return _save(figure, path)
 

@@ -39,7 +39,8 @@ def calibrate(results: Sequence[QuestionResult]) -> tuple[GateCalibration, dict[
 
 
 def probabilities(results: Sequence[QuestionResult], model: GateCalibration | None) -> list[float]:
-    """P(top source answers): the calibrated model's when there is one, else confidence/100."""
+    """P(the knowledge base answers): the calibrated model's when there is one, else
+    confidence/100."""
     if model is None:
         return [r.confidence / 100 for r in results]
     return [model.probability(r.signals) for r in results]
@@ -60,7 +61,9 @@ def retrieval_report(
     conf_in, conf_out = [r.confidence for r in inside], [r.confidence for r in outside]
     passages = [r.passage_found for r in inside if r.passage_found is not None]
     probs = probabilities(results, model)
-    rows = m.reliability(probs, [r.correct for r in results])
+    # the calibrated probability predicts "in scope"; confidence / 100 is read as "top right"
+    outcome = [r.case.in_scope if model is not None else r.correct for r in results]
+    rows = m.reliability(probs, outcome)
     return {
         "kind": "retrieval",
         "questions": len(results),
@@ -94,6 +97,7 @@ def retrieval_report(
         },
         "reliability": {
             "probability": "calibrated" if model is not None else "confidence / 100",
+            "outcome": "in scope" if model is not None else "top source right",
             "bins": rows,
             "ece": m.expected_calibration_error(rows),
         },

@@ -58,7 +58,7 @@ def test_eval_retrieval_on_a_scratch_corpus_with_calibration(tmp_path: Path) -> 
     assert 0 <= report["best_threshold"]["threshold"] <= 100
     calibration = report["calibration"]
     assert set(calibration) >= {"cut", "fit", "holdout", "path", "signals"}
-    assert "dense_top" in calibration["signals"]
+    assert {"dense_top", "coverage", "named_coverage"} <= set(calibration["signals"])
     installed = json.loads((data / "calibration.json").read_text())  # WARDEN_DATA_DIR's
     assert installed == json.loads((out / "calibration.json").read_text())
     assert installed["max_in_scope_abstention"] == 0.03

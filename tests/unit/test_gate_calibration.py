@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from pipelines.coverage import gate_signals
+from pipelines.fusion import Ranked, fuse
 from pipelines.safety.confidence import GateCalibration, answer_gate, sigmoid
 from service.evaluation.calibration import Example, cut_for, fit_gate, gate_rates, split
 from service.pipeline_config import (
@@ -83,7 +85,7 @@ def test_the_file_round_trips_and_is_found_where_documented(tmp_path: Path) -> N
     data.mkdir()
     plain = Settings(_env_file=None, data_dir=data, toxicity_classifier=False)  # type: ignore[call-arg]
     assert calibration_path(plain) == data / "calibration.json"
-    assert load_pipeline_config(plain).calibration is None
+    assert load_pipeline_config(plain).calibration is None  # no calibration.json ships
     (data / "calibration.json").write_text(json.dumps(recorded.as_dict()))
     assert load_pipeline_config(plain).calibration == recorded
     with_dir = Settings(_env_file=None, data_dir=data, config_dir=config)  # type: ignore[call-arg]
@@ -111,7 +113,7 @@ def test_cut_for(probabilities: list[float], target: float, cut: float) -> None:
 
 
 def _examples() -> list[Example]:
-    """In scope around 0.6 (right when higher), out of scope around 0.3."""
+    """In scope around 0.6 (the top source right when higher), out of scope around 0.3."""
     inside = [Example({"dense_top": 0.5 + i / 100}, i > 5, True, 50 + i) for i in range(30)]
     outside = [Example({"dense_top": 0.2 + i / 100}, False, False, 20 + i) for i in range(15)]
     return inside + outside
@@ -130,7 +132,7 @@ def test_fit_separates_and_keeps_the_in_scope_abstention_target() -> None:
     "examples",
     [
         [Example({}, True, True), Example({}, False, False)],  # no signals
-        [Example({"dense_top": 0.5}, False, True), Example({"dense_top": 0.1}, False, False)],
+        [Example({"dense_top": 0.5}, True, True), Example({"dense_top": 0.1}, False, True)],
     ],
 )
 def test_fit_refuses_what_it_cannot_fit(examples: list[Example]) -> None:
@@ -143,3 +145,22 @@ def test_split_is_stratified_and_deterministic() -> None:
     assert sorted(fit + held) == list(range(45)) and not set(fit) & set(held)
     assert len(held) == 10 + 5  # every third of 30 in scope and of 15 out of scope
     assert split(_examples()) == (fit, held)
+
+
+def test_the_fit_predicts_in_scope_not_the_top_source() -> None:
+    """Answerable questions whose right passage ranked second still count as answerable."""
+    inside = [Example({"dense_top": 0.6 + i / 100}, i == 0, True) for i in range(20)]
+    outside = [Example({"dense_top": 0.2 + i / 100}, False, False) for i in range(20)]
+    model = fit_gate(inside + outside)
+    assert model.probability({"dense_top": 0.65}) > 0.8  # its top source was wrong
+    assert model.probability({"dense_top": 0.25}) < 0.2
+    assert model.extra["target"] == "the knowledge base answers the question"
+
+
+def test_the_opt_in_gate_reads_only_signals_the_node_records() -> None:
+    """The gate fitted on third-party dev splits, shipped for copying (README)."""
+    shipped = load_calibration(DEFAULT_CONFIG_DIR / "calibration-third-party-dev.json")
+    assert shipped is not None and 0.0 < shipped.cut < 1.0
+    recorded = gate_signals(fuse(Ranked.of([]), Ranked.of([]), top_parents=1), "a question")
+    assert set(shipped.weights) <= set(recorded)
+    assert {"coverage", "named_coverage"} <= set(shipped.weights)
