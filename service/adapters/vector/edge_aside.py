@@ -1,4 +1,4 @@
-"""Building the HNSW index of a Qdrant Edge shard that is serving, without stopping its readers.
+"""Building the HNSW index of a serving Qdrant Edge shard while its readers go on (but the swap).
 
 Edge holds the GIL for the whole of `optimize()` (measured: a Python thread ticking every
 10 ms got 2 ticks in 14 s, and no search ran), so an optimize inside `warden serve` would stop
@@ -6,7 +6,8 @@ every request for its duration: ~15 s at 20k points. So the serving process only
 flushed shard into `.optimizing` (file copies, which release the GIL; writes wait meanwhile,
 searches do not), a child process loads the copy and optimizes it, and the serving process
 then swaps it in: searches wait for that step only (close, rename, load), and the writes made
-while the child ran are applied again to the new shard, in order (`Gate.record`).
+while the child ran are applied again to the new shard, in order (`Gate.record`). Loading holds
+the GIL too: at 100k points the swap took 8 s (load 4.6-5.7 s), against 343 s for the build.
 """
 
 from __future__ import annotations
