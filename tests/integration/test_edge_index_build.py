@@ -158,3 +158,22 @@ async def test_a_build_starts_by_itself_after_enough_points(tmp_path: Path) -> N
     assert index.unindexed == 0
     assert index.index_info().hnsw_segments >= 1
     await index.close()
+
+
+async def test_serve_builds_in_the_background_and_other_commands_do_not(tmp_path: Path) -> None:
+    from service.bootstrap.adapters import open_index
+    from service.settings import Settings
+
+    def settings(**extra: int) -> Settings:
+        return Settings(_env_file=None, data_dir=tmp_path, **extra)  # type: ignore[call-arg]
+
+    for config, serving, expected in [
+        (settings(), True, 10_000),
+        (settings(index_build_after=500), True, 500),
+        (settings(index_build_after=0), True, None),
+        (settings(index_build_after=500), False, None),
+    ]:
+        index = await open_index(config, DIM, serving=serving)
+        assert isinstance(index, QdrantEdgeIndex)
+        assert index.optimize_after == expected
+        await index.close()
