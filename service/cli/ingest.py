@@ -15,7 +15,7 @@ from service.knowledge import KnowledgeService
 COUNTS = ("added", "replaced", "skipped", "removed")
 
 
-def _progress(
+def progress_printer(
     err: TextIO, clock: Callable[[], float] = time.monotonic
 ) -> Callable[[ProgressEvent], None]:
     """One line per document: position, action, chunks; then the chunks written so far, the
@@ -50,7 +50,7 @@ async def ingest(
     out, err = streams(out, err)
     try:
         report, terms = await knowledge.sync(
-            paths, delete_missing=delete_missing, progress=_progress(err)
+            paths, delete_missing=delete_missing, progress=progress_printer(err)
         )
     finally:
         await knowledge.close()

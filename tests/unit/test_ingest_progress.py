@@ -6,13 +6,13 @@ from __future__ import annotations
 import io
 
 from ingestion.report import ProgressEvent
-from service.cli.ingest import _progress
+from service.cli.ingest import progress_printer
 
 
 def test_each_line_counts_chunks_rate_and_time_left() -> None:
     now = [100.0]
     err = io.StringIO()
-    show = _progress(err, clock=lambda: now[0])
+    show = progress_printer(err, clock=lambda: now[0])
     now[0] = 102.0
     show(ProgressEvent("a.txt", "added", 1, 4, 10))
     now[0] = 104.0
