@@ -177,3 +177,11 @@ async def test_serve_builds_in_the_background_and_other_commands_do_not(tmp_path
         assert isinstance(index, QdrantEdgeIndex)
         assert index.optimize_after == expected
         await index.close()
+
+
+async def test_a_new_shard_has_every_payload_index_before_any_point(index: QdrantEdgeIndex) -> None:
+    from service.adapters.vector import filters as vf
+
+    schema = index._shard.info().payload_schema  # type: ignore[union-attr]
+    assert set(vf.PAYLOAD_INDEXES) <= set(schema)
+    assert (await index.count()) == 0
