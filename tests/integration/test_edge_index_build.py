@@ -10,6 +10,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -78,9 +79,9 @@ async def test_a_build_aside_swaps_in_a_graph_and_keeps_the_writes_made_meanwhil
     loop = asyncio.get_running_loop()
     real_child = edge_aside.optimize_in_child
 
-    def slow_child(staged: Path) -> None:
+    def slow_child(staged: Path, running: set[Any]) -> None:
         loop.call_soon_threadsafe(child_started.set)
-        real_child(staged)
+        real_child(staged, running)
         asyncio.run_coroutine_threadsafe(child_may_end.wait(), loop).result(timeout=60)
 
     monkeypatch.setattr(edge_aside, "optimize_in_child", slow_child)
@@ -109,9 +110,9 @@ async def test_searches_run_while_the_child_optimizes(
     window: list[float] = []
     real_child = edge_aside.optimize_in_child
 
-    def timed_child(staged: Path) -> None:
+    def timed_child(staged: Path, running: set[Any]) -> None:
         window.append(time.perf_counter())
-        real_child(staged)
+        real_child(staged, running)
         window.append(time.perf_counter())
 
     monkeypatch.setattr(edge_aside, "optimize_in_child", timed_child)
@@ -135,7 +136,7 @@ async def test_a_compaction_during_a_build_aside_wins(
     compacted = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def child_during_compaction(staged: Path) -> None:
+    def child_during_compaction(staged: Path, running: set[Any]) -> None:
         asyncio.run_coroutine_threadsafe(index.compact(), loop).result(timeout=60)
         loop.call_soon_threadsafe(compacted.set)
 
@@ -185,3 +186,22 @@ async def test_a_new_shard_has_every_payload_index_before_any_point(index: Qdran
     schema = index._shard.info().payload_schema  # type: ignore[union-attr]
     assert set(vf.PAYLOAD_INDEXES) <= set(schema)
     assert (await index.count()) == 0
+
+
+async def test_closing_the_index_stops_a_build_aside(tmp_path: Path) -> None:
+    index = QdrantEdgeIndex.open(tmp_path / "edge", DIM, optimize_after=1)
+    await index.upsert(points(3000))
+    assert index._building is not None
+    for _ in range(6000):  # until the copy is taken and the child runs
+        if index._children:
+            break
+        await asyncio.sleep(0.005)
+    (child,) = index._children
+    started = time.perf_counter()
+    await index.close()
+    assert time.perf_counter() - started < 10
+    assert child.returncode == -9  # killed, not waited for
+    assert not (tmp_path / "edge" / edge_aside.OPTIMIZING).exists()
+    reopened = QdrantEdgeIndex.open(tmp_path / "edge", DIM)
+    assert (await reopened.count()) == 3000
+    await reopened.close()

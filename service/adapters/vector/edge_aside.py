@@ -43,14 +43,23 @@ def copy_flushed(shard: qe.EdgeShard, path: Path, lock_file: str) -> Path:
     return staged
 
 
-def optimize_in_child(staged: Path) -> None:
-    """Loads and optimizes the shard in `staged` in a child process (blocking)."""
-    subprocess.run(
+def optimize_in_child(staged: Path, running: set[subprocess.Popen[bytes]]) -> None:
+    """Loads and optimizes the shard in `staged` in a child process (blocking); the child is
+    in `running` meanwhile, so that closing the index can kill it."""
+    child = subprocess.Popen(
         [sys.executable, "-m", __name__, str(staged)],
-        check=True,
-        capture_output=True,
-        timeout=CHILD_TIMEOUT_S,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
+    running.add(child)
+    try:
+        _, err = child.communicate(timeout=CHILD_TIMEOUT_S)
+    finally:
+        running.discard(child)
+        if child.poll() is None:
+            child.kill()
+    if child.returncode != 0:
+        raise RuntimeError(f"index build exited with {child.returncode}: {err[-300:]!r}")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -56,9 +57,9 @@ class QdrantEdgeIndex(QdrantIndexBase):
         self._path = path
         self._gate = aside.Gate()
         self.optimize_after: int | None = None  # points written before a build aside (serve)
-        self.unindexed = 0  # points written since the last build
-        self.builds = 0  # builds aside swapped in
+        self.unindexed, self.builds = 0, 0  # points written since the last build; builds aside
         self._building: asyncio.Task[bool] | None = None
+        self._children: set[subprocess.Popen[bytes]] = set()  # a build aside's child process
         self._compactions = 0
 
     @classmethod
@@ -204,7 +205,7 @@ class QdrantEdgeIndex(QdrantIndexBase):
             staged = await self._call(lambda s: aside.copy_flushed(s, path, shards.LOCK_FILE))
             gate.replay = []
         try:
-            await asyncio.to_thread(aside.optimize_in_child, staged)
+            await asyncio.to_thread(aside.optimize_in_child, staged, self._children)
         except BaseException:
             gate.replay = None
             shutil.rmtree(staged, ignore_errors=True)
@@ -235,7 +236,9 @@ class QdrantEdgeIndex(QdrantIndexBase):
 
     async def close(self) -> None:
         building = self._building
-        if building is not None:  # a build aside owns the folder until it ends
+        if building is not None:  # stopped: its copy is removed now or at the next open
+            for child in list(self._children):
+                child.kill()
             with contextlib.suppress(Exception):
                 await building
         shard, self._shard = self._shard, None
