@@ -222,7 +222,7 @@ class QdrantEdgeIndex(QdrantIndexBase):
     async def _build_aside(self) -> bool:
         try:
             return await self.optimize_aside()
-        except Exception as exc:  # noqa: BLE001 - searches stay exact; the next upsert retries
+        except Exception as exc:  # noqa: BLE001 - retried after `optimize_after` more points
             log.warning("building the vector index aside failed: %s", type(exc).__name__)
             return False
         finally:
