@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ingestion.indexer import IngestReport, ProgressEvent, sync_folder
-from pipelines.ports import Embedder, PiiDetector, VectorIndex
+from pipelines.ports import Embedder, IndexBuilder, PiiDetector, VectorIndex
 from service.allowlist import rebuild_allowlist
 
 
@@ -28,10 +28,13 @@ class KnowledgeService:
         progress: Callable[[ProgressEvent], None],
     ) -> tuple[IngestReport, int]:
         """Adds, replaces, skips or removes documents; returns the report and the allowlist
-        size. Idempotent: the same files a second time add nothing."""
+        size. Idempotent: the same files a second time add nothing. Then the index's search
+        structure is built (Qdrant Edge: HNSW; nothing to do when it already is)."""
         report = await sync_folder(
             paths, self._embedder, self._index, delete_missing=delete_missing, progress=progress
         )
+        if isinstance(self._index, IndexBuilder):  # also after a run that was killed before it
+            await self._index.optimize()
         terms = await rebuild_allowlist(self._data_dir, paths, self._index, self._detector)
         return report, terms
 

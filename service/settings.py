@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     # Production backends (unset: embedded defaults).
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
+    # Embedded Qdrant Edge under `warden serve`: points written (uploads) after which its HNSW
+    # index is built again, in a child process while searches go on (0: never; ingest always).
+    index_build_after: Annotated[int, Field(ge=0)] = 10_000
     mongodb_uri: SecretStr | None = None
     mongodb_database: str = "warden"
 

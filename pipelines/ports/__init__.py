@@ -34,6 +34,7 @@ from pipelines.ports.vector import (
     UPLOAD_STATE_KEY,
     DualSearchResult,
     Embedder,
+    IndexBuilder,
     IndexedDocument,
     IndexPoint,
     SearchHit,
@@ -83,6 +84,7 @@ __all__ = [
     "Tracer",
     "UserRecord",
     "UserStore",
+    "IndexBuilder",
     "VectorIndex",
     "resolve_overlaps",
 ]

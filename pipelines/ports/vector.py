@@ -121,4 +121,14 @@ class VectorIndex(Protocol):
     async def close(self) -> None: ...
 
 
+@runtime_checkable
+class IndexBuilder(Protocol):
+    """An index whose search structure (HNSW) is built on request, not as points arrive."""
+
+    async def optimize(self) -> None:
+        """Builds it over everything written so far (blocking the caller's process is allowed:
+        for `warden ingest`; a no-op where the index is already built)."""
+        ...
+
+
 # ---------------------------------------------------------------- PII

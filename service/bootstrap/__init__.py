@@ -152,7 +152,8 @@ async def build_container(
     try:
         embedder = embedder or await open_embedder()
         if index is None:
-            index = await open_index(settings, embedder.dimension, embedding_model(embedder))
+            model = embedding_model(embedder)
+            index = await open_index(settings, embedder.dimension, model, serving=True)
         closers.append(("vector index", index.close))
         store = store or await open_store(settings)
         closers.append(("store", store.close))

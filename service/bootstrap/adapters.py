@@ -50,10 +50,15 @@ async def check_index(settings: Settings) -> None:
 
 
 async def open_index(
-    settings: Settings, dimension: int, model: EmbeddingModel | None = None
+    settings: Settings,
+    dimension: int,
+    model: EmbeddingModel | None = None,
+    *,
+    serving: bool = False,
 ) -> VectorIndex:
     """The index; with `model`, one built with another model is refused at once
-    (EmbeddingModelMismatch names both and `warden reindex`)."""
+    (EmbeddingModelMismatch names both and `warden reindex`). `serving`: Qdrant Edge builds its
+    HNSW index aside after `index_build_after` points written."""
     if settings.qdrant_url:
         from service.adapters.vector.qdrant_server import QdrantServerIndex
 
@@ -63,8 +68,11 @@ async def open_index(
     from service.adapters.vector.qdrant_edge import QdrantEdgeIndex
 
     path = settings.data_dir / "qdrant"
+    build_after = settings.index_build_after if serving and settings.index_build_after else None
     return await asyncio.to_thread(
-        functools.partial(QdrantEdgeIndex.open, path, dimension, model=model)
+        functools.partial(
+            QdrantEdgeIndex.open, path, dimension, model=model, optimize_after=build_after
+        )
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -14,13 +15,24 @@ from service.knowledge import KnowledgeService
 COUNTS = ("added", "replaced", "skipped", "removed")
 
 
-def _progress(err: TextIO) -> Callable[[ProgressEvent], None]:
+def progress_printer(
+    err: TextIO, clock: Callable[[], float] = time.monotonic
+) -> Callable[[ProgressEvent], None]:
+    """One line per document: position, action, chunks; then the chunks written so far, the
+    rate and the time left (at the mean time per document not skipped: a resumed run skips
+    the documents it already wrote at almost no cost)."""
+    started, written, worked = clock(), [0], [0]
+
     def show(event: ProgressEvent) -> None:
         chunks = f" ({event.chunks} chunks)" if event.chunks else ""
         reason = f": {event.detail}" if event.detail else ""
-        print(
-            f"[{event.done}/{event.total}] {event.action} {event.doc_id}{chunks}{reason}", file=err
-        )
+        written[0] += event.chunks
+        worked[0] += event.action != "skipped"
+        elapsed = max(clock() - started, 1e-9)
+        left = elapsed / worked[0] * (event.total - event.done) if worked[0] else 0.0
+        pace = f" | {written[0]:,} chunks, {written[0] / elapsed:.1f}/s, ~{left:.0f} s left"
+        line = f"[{event.done}/{event.total}] {event.action} {event.doc_id}{chunks}{reason}"
+        print(line + (pace if event.action != "removed" else ""), file=err)
 
     return show
 
@@ -38,7 +50,7 @@ async def ingest(
     out, err = streams(out, err)
     try:
         report, terms = await knowledge.sync(
-            paths, delete_missing=delete_missing, progress=_progress(err)
+            paths, delete_missing=delete_missing, progress=progress_printer(err)
         )
     finally:
         await knowledge.close()

@@ -22,6 +22,8 @@ LOCK_FILE = ".warden.lock"
 MODEL_FILE = "embedding_model.json"
 CONFIG_FILE = "edge_config.json"
 LEGACY = ".legacy"
+MIGRATING = ".migrating"
+SCROLL_PAGE = 1024
 
 
 def lock(path: Path) -> IO[str]:
@@ -52,6 +54,18 @@ def ensure_payload_indexes(shard: qe.EdgeShard) -> None:
     for field, kind in vf.PAYLOAD_INDEXES.items():
         if field not in indexed:
             shard.update(qe.UpdateOperation.create_field_index(field, _index_schema(kind)))
+
+
+def edge_filter(conditions: list[vf.Condition]) -> qe.Filter:
+    must: list[Any] = []
+    must_not: list[Any] = []
+    for c in conditions:
+        if c.equals is not None:
+            condition = qe.FieldCondition(c.key, match=qe.MatchValue(c.equals))
+        else:
+            condition = qe.FieldCondition(c.key, range=qe.RangeFloat(gt=c.gt, lte=c.lte))
+        (must_not if c.excluded else must).append(condition)
+    return qe.Filter(must=must, must_not=must_not or None)
 
 
 def sparse(vector: SparseVector) -> qe.SparseVector:
@@ -100,3 +114,27 @@ def swap_in(path: Path, staged: Path) -> None:
         entry.rename(path / entry.name)
     staged.rmdir()
     shutil.rmtree(legacy)
+
+
+def migrate(path: Path, dimension: int) -> None:
+    """Copies a shard without the sparse vector into one with it, in place (see qdrant_edge.py)."""
+    old = qe.EdgeShard.load(str(path))
+    new_path = path / MIGRATING
+    shutil.rmtree(new_path, ignore_errors=True)
+    new = qe.EdgeShard.create(str(new_path), config(dimension))
+    offset: Any = None
+    while True:
+        request = qe.ScrollRequest(
+            offset=offset, limit=SCROLL_PAGE, with_payload=True, with_vector=True
+        )
+        page, offset = old.scroll(request)
+        points = [qe.Point(r.id, r.vector, r.payload) for r in page]  # type: ignore[arg-type]
+        if points:
+            new.update(qe.UpdateOperation.upsert_points(points))
+        if offset is None:
+            break
+    old.close()
+    new.close()
+    if (path / MODEL_FILE).exists():
+        shutil.copy2(path / MODEL_FILE, new_path / MODEL_FILE)
+    swap_in(path, new_path)

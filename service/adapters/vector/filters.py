@@ -48,6 +48,7 @@ PAYLOAD_INDEXES: dict[str, IndexKind] = {
     "expires_at": "integer",
     UPLOAD_STATE_KEY: "keyword",
 }
+TENANT_FIELD = "uploaded_by"  # a server collection's tenant index (qdrant_server.py)
 CORE_DOC_FIELDS = ["doc_id", "content_hash", "source_root", LAYOUT_KEY]
 SPARSE = "bm25"  # the sparse vector's name (IDF modifier); the dense vector stays unnamed
 # An index created before hybrid search has no sparse vector: it keeps serving dense-only

@@ -122,6 +122,9 @@ class QdrantIndexBase(ABC):
     async def delete_user_documents(self, user_id: str) -> None:
         await self._delete(vf.user_uploads(user_id))
 
+    async def optimize(self) -> None:  # noqa: B027 - a default, not an abstract step
+        """Nothing to do for a server, whose optimizers build the HNSW index (Edge overrides)."""
+
     async def compact(self) -> None:  # noqa: B027 - a default, not an abstract step
         """Nothing to do for a server, which manages its own storage (Edge overrides it)."""
 

@@ -23,7 +23,7 @@ import qdrant_edge as qe
 from qdrant_client import models
 
 from service.adapters.vector import filters as vf
-from service.adapters.vector.qdrant_edge import _filter as edge_filter
+from service.adapters.vector.edge_shard import edge_filter
 from service.adapters.vector.qdrant_server import QdrantServerIndex
 from service.adapters.vector.qdrant_server import _filter as server_filter
 from service.migration.ports import Batch

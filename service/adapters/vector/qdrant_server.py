@@ -70,20 +70,25 @@ async def create_collection(
 
 
 async def ensure_payload_indexes(client: AsyncQdrantClient, name: str) -> None:
+    """Creates the missing payload indexes; the upload owner's field is the tenant index
+    (`is_tenant`: the server keeps each user's points together), also on an older collection
+    that indexed it as a plain keyword."""
     schema = (await client.get_collection(name)).payload_schema
     for field, kind in vf.PAYLOAD_INDEXES.items():
-        if field not in schema:
+        found = schema.get(field)
+        tenant = field == vf.TENANT_FIELD
+        if found is None or (tenant and not getattr(found.params, "is_tenant", False)):
             await client.create_payload_index(
-                name, field, field_schema=_index_schema(kind), wait=True
+                name, field, field_schema=_index_schema(kind, tenant=tenant), wait=True
             )
 
 
-def _index_schema(kind: vf.IndexKind) -> models.PayloadSchemaType | models.IntegerIndexParams:
+def _index_schema(kind: vf.IndexKind, *, tenant: bool = False) -> models.PayloadSchemaParams:
     if kind == "integer":
         return models.IntegerIndexParams(
             type=models.IntegerIndexType.INTEGER, lookup=False, range=True
         )
-    return models.PayloadSchemaType.KEYWORD
+    return models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=tenant)
 
 
 def _sparse(vector: SparseVector) -> models.SparseVector:
