@@ -81,6 +81,9 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: Annotated[float, Field(gt=0, le=300)] = 20.0
+    # OpenAI sampling penalties against a model that loops (0: not sent, the server's default).
+    llm_frequency_penalty: Annotated[float, Field(ge=-2, le=2)] = 0.0
+    llm_presence_penalty: Annotated[float, Field(ge=-2, le=2)] = 0.0
 
     # Pipeline knobs.
     confidence_threshold: Annotated[float, Field(ge=0, le=100)] = 40.0
