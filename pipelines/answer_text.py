@@ -18,7 +18,7 @@ _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # placeholder the model made up as well.
 PLACEHOLDER = re.compile(r"<\s*([A-Z][A-Z0-9_]*?)(?:_(\d+))?\s*>")
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # A number that follows one of these is a section, article or rule number, not a card.
 _LEGAL_CUE = re.compile(
     r"(?:\b(?:sections?|secs?|ss?|articles?|arts?|rules?|clauses?|orders?|acts?|no|"
@@ -74,7 +74,7 @@ def placeholders(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    return [s.strip() for s in SENTENCE_END.split(text) if s and s.strip()]
 
 
 def stem(word: str) -> str:

@@ -34,6 +34,8 @@ class PipelineConfig:
     extractive_sentences: int = 3
     answer_retries: int = 1  # WARDEN_ANSWER_RETRIES: generated answers the gate refuses, retried
     answer_max_chars: int = 3000  # the answer gate's length cap
+    # WARDEN_ANSWER_STOP_RUNAWAY: read the model as a stream, stop once the gate must refuse
+    answer_stop_runaway: bool = True
     keyword_map: Mapping[str, str] = field(default_factory=dict)
     allowlist: frozenset[str] = frozenset()
     safety: SafetyRules = field(default_factory=SafetyRules)

@@ -83,6 +83,10 @@ class StreamRestorer:
         return self._restore(text)
 
 
+def _ends_word(piece: str) -> bool:
+    return any(char.isspace() for char in piece)
+
+
 def _may_become_placeholder(tail: str) -> bool:
     return len(tail) <= MAX_PLACEHOLDER_CHARS and _OPEN_PLACEHOLDER.fullmatch(tail) is not None
 
@@ -95,17 +99,26 @@ async def stream_completion(
     max_tokens: int,
     restorer: StreamRestorer,
     write: Callable[[Any], None],
+    stop: Callable[[str], bool] | None = None,
 ) -> Completion:
     """Streams the model and writes `{"token": text}` (restored) as pieces arrive. Returns the
-    full masked reply, with token counts when the stream reports them (`.completion`)."""
+    full masked reply, with token counts when the stream reports them (`.completion`).
+
+    `stop(reply so far)`, asked whenever a piece ends a word, may end the stream early (a
+    reply that has run away): the reply is then what was read, its completion tokens the
+    pieces read (a piece is about a token), its prompt tokens 0 (the usage comes last)."""
     started = time.perf_counter()
     stream = model.stream(messages, temperature=temperature, max_tokens=max_tokens)
     pieces: list[str] = []
+    cut = False
     try:
         async for piece in stream:
             pieces.append(piece)
             if text := restorer.feed(piece):
                 write({"token": text})
+            if stop is not None and _ends_word(piece) and stop("".join(pieces)):
+                cut = True
+                break
     finally:
         close = getattr(stream, "aclose", None)
         if close is not None:
@@ -114,6 +127,8 @@ async def stream_completion(
         write({"token": text})
     reply = "".join(pieces)
     waited = (time.perf_counter() - started) * 1000
+    if cut:
+        return Completion(reply, 0, len(pieces), waited)
     reported: Completion | None = getattr(stream, "completion", None)  # the adapters' ChatStream
     if reported is None:
         return Completion(reply, 0, 0, waited)

@@ -84,11 +84,17 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_model: str = "gpt-4o-mini"
     llm_timeout_s: Annotated[float, Field(gt=0, le=300)] = 20.0
+    # OpenAI sampling penalties against a model that loops (0: not sent, the server's default).
+    llm_frequency_penalty: Annotated[float, Field(ge=-2, le=2)] = 0.0
+    llm_presence_penalty: Annotated[float, Field(ge=-2, le=2)] = 0.0
 
     # Pipeline knobs.
     confidence_threshold: Annotated[float, Field(ge=0, le=100)] = 40.0
     # A generated answer the answer gate refuses is retried this many times, then degrades.
     answer_retries: Annotated[int, Field(ge=0, le=5)] = 1
+    answer_max_tokens: Annotated[int, Field(ge=16, le=8192)] = 512  # per generated answer
+    # Read answers as a stream and stop one the gate is sure to refuse (repetitive, too long).
+    answer_stop_runaway: bool = True
     toxicity_classifier: bool = True  # alt-profanity-check's model, when the word rules are unsure
     safety_models: bool = True  # the shipped insult and injection models (config/models/*.json)
     upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0

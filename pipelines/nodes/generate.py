@@ -2,18 +2,25 @@
 
 When `check_answer` refused the previous attempt, this is a retry: the user message carries
 the gate's feedback, and a streamed turn first writes `{"reset": True}` so the edge discards
-the refused text it showed. Cost (latency, tokens) is summed over the attempts."""
+the refused text it showed. Cost (latency, tokens) is summed over the attempts.
+
+With `answer_stop_runaway` (the default) the model is read as a stream even when nobody
+streams the turn, and the stream is closed as soon as the reply is sure to be refused as
+`repetitive` or `too_long` (a small model loops until its token cap); the gate then refuses
+the part read, for that reason."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import StreamWriter
 
+from pipelines.answer_gate import runaway as answer_gate_runaway
 from pipelines.answers import ABSTAIN, SEARCH_UNAVAILABLE, degraded_answer, numbered_context
 from pipelines.deps import PipelineDeps
 from pipelines.extractive import extractive_answer
@@ -113,6 +120,16 @@ async def _prompt(
     return [Message("system", system), *history, Message("user", question + note)], draft
 
 
+def _unseen(_chunk: Any) -> None:
+    """A turn nobody streams: the pieces are read (to stop a runaway reply), not shown."""
+
+
+def _runaway(max_chars: int) -> Callable[[str], bool]:
+    """Stops reading a reply the answer gate is already sure to refuse (`too_long`,
+    `repetitive`): the rest would cost time and tokens and be refused the same."""
+    return lambda reply: answer_gate_runaway(reply, max_chars) is not None
+
+
 async def _generated(
     turn: ChatTurn,
     found: Retrieval,
@@ -128,7 +145,7 @@ async def _generated(
         return _degraded(found, PII_UNAVAILABLE)
     config, started = deps.config, time.perf_counter()
     try:
-        if writer is None:
+        if writer is None and not config.answer_stop_runaway:
             completion = await model.complete(
                 messages, temperature=config.answer_temperature, max_tokens=config.answer_max_tokens
             )
@@ -139,7 +156,8 @@ async def _generated(
                 temperature=config.answer_temperature,
                 max_tokens=config.answer_max_tokens,
                 restorer=StreamRestorer(found.vault.restore),
-                write=writer,
+                write=writer or _unseen,
+                stop=_runaway(config.answer_max_chars) if config.answer_stop_runaway else None,
             )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die (SPEC 6.6)
         reason = exc.reason if isinstance(exc, ModelUnavailable) else "model_error"

@@ -132,7 +132,12 @@ def chat_model(settings: Settings, closers: list[tuple[str, Closer]]) -> ChatMod
 
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     inner = OpenAIChatModel(
-        settings.llm_base_url, key, settings.llm_model, timeout_s=settings.llm_timeout_s
+        settings.llm_base_url,
+        key,
+        settings.llm_model,
+        timeout_s=settings.llm_timeout_s,
+        frequency_penalty=settings.llm_frequency_penalty,
+        presence_penalty=settings.llm_presence_penalty,
     )
     closers.append(("chat model", inner.close))
     return GuardedChatModel(inner)

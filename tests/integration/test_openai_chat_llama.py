@@ -66,6 +66,19 @@ async def test_the_history_window_reaches_the_server_exactly(llm_server: LlmServ
 
 
 @pytest.mark.llm
+async def test_sampling_penalties_are_sent_only_when_set(llm_server: LlmServer) -> None:
+    with record_and_forward(llm_server.base_url) as proxy:
+        for options in ({}, {"frequency_penalty": 0.5, "presence_penalty": -0.25}):
+            model = model_at(proxy.url, timeout_s=60, **options)
+            completion = await model.complete(QUESTION, temperature=0.3, max_tokens=4)
+            await model.close()
+            assert completion.text.strip()  # llama.cpp takes them
+    plain, penalised = (body for _, _, body in proxy.requests)
+    assert "frequency_penalty" not in plain and "presence_penalty" not in plain
+    assert (penalised["frequency_penalty"], penalised["presence_penalty"]) == (0.5, -0.25)
+
+
+@pytest.mark.llm
 async def test_ping_succeeds_on_a_live_server(llm_server: LlmServer) -> None:
     with record_and_forward(llm_server.base_url) as proxy:
         model = model_at(proxy.url)

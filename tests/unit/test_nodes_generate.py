@@ -116,6 +116,9 @@ class ExplodingModel(FakeChatModel):
     async def complete(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("vendor error leaked past the adapter")
 
+    def stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("vendor error leaked past the adapter")
+
 
 async def test_an_unexpected_model_error_also_degrades() -> None:
     kit = await seeded_kit(chat_model=ExplodingModel())

@@ -74,7 +74,15 @@ async def test_the_answer_streams_restored_and_the_outcome_is_unchanged() -> Non
     plain = await pipeline.answer(
         DEPOSIT_Q, pipeline.classify(DEPOSIT_Q), user_id=USER, user_name=NAME
     )
-    assert kit.chat_model.calls[-1].method == "complete"  # without a listener: one `complete`
+    # without a listener the model is still read as a stream (to stop a runaway reply)
+    assert kit.chat_model.calls[-1].method == "stream"
+    assert comparable(plain) == comparable(outcome)
+
+    kit.with_config(answer_stop_runaway=False)
+    plain = await ChatPipeline(kit.deps()).answer(
+        DEPOSIT_Q, pipeline.classify(DEPOSIT_Q), user_id=USER, user_name=NAME
+    )
+    assert kit.chat_model.calls[-1].method == "complete"  # read whole: one `complete`
     assert comparable(plain) == {**comparable(outcome), "tokens": {"prompt": 10, "completion": 5}}
 
 

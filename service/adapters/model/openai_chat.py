@@ -52,6 +52,7 @@ class OpenAIChatModel(StreamsDeltas):
     `timeout_s` bounds one `complete()` call, the client's own retries included, and each
     wait of a stream (for the response, then for every next delta). `max_retries` is the
     OpenAI client's retry count for connection errors, 408/409/429 and 5xx answers.
+    `frequency_penalty` and `presence_penalty` (-2 to 2) go with every request when not 0.
     """
 
     def __init__(
@@ -64,8 +65,13 @@ class OpenAIChatModel(StreamsDeltas):
         max_retries: int = 2,
         connect_timeout_s: float = 5.0,
         stream_usage: bool = True,
+        frequency_penalty: float = 0.0,
+        presence_penalty: float = 0.0,
     ) -> None:
         self.model = model
+        # sent only when set: 0 is the API's default, and some compatible servers lack them
+        penalties = {"frequency_penalty": frequency_penalty, "presence_penalty": presence_penalty}
+        self._sampling: dict[str, Any] = {k: v for k, v in penalties.items() if v}
         self._timeout_s = timeout_s
         self._stream_usage = stream_usage
         self._client = AsyncOpenAI(
@@ -137,6 +143,7 @@ class OpenAIChatModel(StreamsDeltas):
                 messages=_payload(messages),
                 temperature=temperature,
                 max_tokens=max_tokens,
+                **self._sampling,
                 **more,
             ),
         )
