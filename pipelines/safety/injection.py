@@ -26,7 +26,9 @@ from pipelines.safety.verdict import Verdict
 
 def detect_injection(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     verdict = _detect(text, rules, prepared)
-    return spare_quoted_mention(verdict, text, rules, _detect, "injection")
+    return spare_quoted_mention(
+        verdict, text, rules, _detect, "injection", max_quoted_words=rules.mention_max_words
+    )
 
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
