@@ -2,7 +2,8 @@
 
 Runs the configured phrases and patterns on the word form (every language at once), the
 indirect-injection markers on the flat form, and again on any text hidden in an encoding
-(base64, hex, percent or \\u escapes) or scrambled (ROT13, reversed, split words). Text
+(base64, hex, percent or \\u escapes, Morse, binary) or scrambled (ROT13 and other Caesar
+shifts, reversed, split or run-together words, leetspeak, strings joined with +). Text
 smuggled in invisible characters is flagged whatever it says. Jailbreak signals ("unfiltered",
 "stay in character", "an AI named") are weak one by one: `injection_min_signals` distinct ones
 together flag a message. When no rule
@@ -16,6 +17,7 @@ mention. The message's own words are not: users address the assistant directly.
 
 from __future__ import annotations
 
+from pipelines.safety.ciphers import deciphered
 from pipelines.safety.encodings import decoded_payloads, invisible_payload, unscrambled
 from pipelines.safety.learned import injection_model_input
 from pipelines.safety.mentions import pasted_parts, spare_quoted_mention
@@ -26,7 +28,9 @@ from pipelines.safety.verdict import Verdict
 
 def detect_injection(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     verdict = _detect(text, rules, prepared)
-    return spare_quoted_mention(verdict, text, rules, _detect, "injection")
+    return spare_quoted_mention(
+        verdict, text, rules, _detect, "injection", max_quoted_words=rules.mention_max_words
+    )
 
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
@@ -61,6 +65,7 @@ def _scan(
             text, min_base64=rules.encoded_min_base64_chars, min_hex=rules.encoded_min_hex_chars
         )
         payloads += unscrambled(text, compiled.decode_cues, max_chars=rules.obfuscated_max_chars)
+        payloads += deciphered(text, compiled.decode_cues, max_chars=rules.obfuscated_max_chars)
         for encoding, payload in payloads:
             inner = _scan(payload, rules, None, depth - 1, model)
             reasons += [f"injection.{encoding}:{r}" for r in inner]

@@ -4,7 +4,10 @@
 instructions" mean?' quote abuse or an attack in order to ask about it. A flagged message is
 spared when it asks a question (a "?" outside the quotes), uses one of the configured mention
 cues outside the quotes ("mean", "said", "crime", ...), and is clean once the quoted passages
-are taken out. Text smuggled in invisible characters is never spared.
+are taken out. Text smuggled in invisible characters is never spared. With `max_quoted_words`
+(the injection detector), a flagged quoted passage longer than that, or of more than one
+sentence, is a pasted text (a notice, a message, a resume), not a phrase asked about: the
+model would read it as it reads the message, so it is never spared.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ _QUOTED = re.compile(
 )
 # smuggled text, and instructions to an assistant inside a pasted document, are never spared
 NEVER_SPARED = ("unicode_tags", "variation_selectors", "injection.document.")
+_SENTENCES = re.compile(r"[.!?\u0964]\s+\S")  # a sentence end with more text after it
 
 
 def pasted_parts(text: str) -> list[str]:
@@ -43,12 +47,19 @@ def outside_quotes(text: str) -> str | None:
 
 
 def spare_quoted_mention(
-    verdict: Verdict, text: str, rules: SafetyRules, detect: Detector, detector: str
+    verdict: Verdict,
+    text: str,
+    rules: SafetyRules,
+    detect: Detector,
+    detector: str,
+    max_quoted_words: int | None = None,
 ) -> Verdict:
     if not verdict.flagged or any(k in r for r in verdict.reasons for k in NEVER_SPARED):
         return verdict
     outside = outside_quotes(text)
     if outside is None:
+        return verdict
+    if max_quoted_words is not None and _pasted_attack(text, rules, detect, max_quoted_words):
         return verdict
     prepared = rules.compiled.prepare(outside)
     if "?" not in prepared.flat or rules.compiled.mention_cues.isdisjoint(prepared.tokens):
@@ -56,3 +67,14 @@ def spare_quoted_mention(
     if detect(outside, rules, prepared).flagged:
         return verdict
     return Verdict(flagged=False, reasons=(f"{detector}.quoted_mention",))
+
+
+def _pasted_attack(text: str, rules: SafetyRules, detect: Detector, max_words: int) -> bool:
+    """A flagged quoted passage that is a pasted text: long, or more than one sentence."""
+    for match in _QUOTED.finditer(text):
+        passage = match.group()[1:-1]
+        if len(passage.split()) <= max_words and not _SENTENCES.search(passage.strip()):
+            continue
+        if detect(passage, rules, None).flagged:
+            return True
+    return False

@@ -45,6 +45,8 @@ class SafetyRules:
     encoded_max_depth: int = 2
     obfuscated_max_chars: int = 2000  # ROT13, reversed and split-letter text: read this much
     injection_min_signals: int = 2
+    # a quoted attack longer than this (or of several sentences) is pasted text, not a mention
+    mention_max_words: int = 12
     insult_model_threshold: float = 0.5
     injection_model_threshold: float = 0.5
     injection_model_min_words: int = 20

@@ -1,0 +1,146 @@
+"""More hidden text: Morse, binary, percent escapes between words, Caesar shifts, letters run
+together ("ignorepreviousinstructions", "i g n o r e p r e v i o u s"), leetspeak where 1 is
+an l ("ru135") and strings assembled with + ('sys' + 'tem pro' + 'mpt').
+
+`deciphered` returns (transform, text) forms to be checked again like a message. As with
+encodings.unscrambled, a form is kept only when it shows a cue word (safety.yaml `decode_cues`)
+the text itself does not hold, or, for Morse, binary and percent escapes, when it decodes to
+readable text; ordinary messages cost a few regex searches and, for Caesar, one translate per
+shift of the message's distinct words.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from functools import lru_cache
+
+_MORSE_CODES = (
+    ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- "
+    ".-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----."
+)
+_MORSE = dict(zip(_MORSE_CODES.split(" "), "abcdefghijklmnopqrstuvwxyz0123456789", strict=True))
+_MORSE_RUN = re.compile(r"(?:[.-]{1,6}(?:\s*/\s*|\s+)){5,}[.-]{1,6}")
+_BINARY_RUN = re.compile(r"(?:[01]{8}\s+){3,}[01]{8}")
+_PERCENT_ESCAPE = re.compile(r"%[0-9a-fA-F]{2}")
+_SPACED_LETTERS = re.compile(r"(?<![\w])(?:[a-z][ .\-_]){7,}[a-z](?![\w])")
+_LONG_WORD = re.compile(r"[a-z]{14,}")
+_LATIN_WORD = re.compile(r"[a-z]+")
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0-9])[a-z0-9]{3,}\b")
+_CONCAT = re.compile(r"""(['"])([^'"\n]{0,40})\1(?:\s*\+\s*(['"])[^'"\n]{0,40}\3)+""")
+_ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
+_FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
+_LEET = str.maketrans("0345789", "oeastbg")
+# short words an attack is written with, besides the cue words, to split run-together text
+_GLUE = frozenset(
+    {
+        "all", "the", "your", "ur", "my", "and", "or", "of", "to", "a", "an", "me", "you", "are",
+        "now", "is", "no", "any", "with", "without", "previous", "prior", "above", "earlier",
+        "print", "show", "tell", "say", "reveal", "dump", "output", "repeat", "what", "were",
+        "told", "given", "rules", "prompt", "mode", "from", "on", "in", "be", "act", "as", "do",
+        "not",
+    }
+)  # fmt: skip
+
+
+def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple[str, str]]:
+    """(transform, text) for each cipher that reveals readable text or a new cue word."""
+    text = text[:max_chars]
+    lowered = text.lower()
+    own = set(_LATIN_WORD.findall(lowered))
+    found: list[tuple[str, str]] = []
+    for run in _BINARY_RUN.findall(text):
+        decoded = bytes(int(b, 2) for b in run.split()).decode("latin-1")
+        if sum(c.isalpha() or c == " " for c in decoded) >= 0.8 * len(decoded):
+            found.append(("binary", decoded))
+    if len(_PERCENT_ESCAPE.findall(text)) >= 3:
+        found.append(("percent", urllib.parse.unquote(text, errors="replace")))
+    candidates = [("morse", _from_morse(run)) for run in _MORSE_RUN.findall(text)]
+    candidates.append(("split_words", _split_run_together(lowered, cues)))
+    vocabulary = _vocabulary(cues)
+    candidates.append(("leet", _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), lowered)))
+    candidates.append(("concatenated", _joined_strings(text)))
+    candidates += _caesar(lowered, own, cues)
+    for transform, form in candidates:
+        if form != lowered and not (set(_LATIN_WORD.findall(form)) - own).isdisjoint(cues):
+            found.append((transform, form))
+    return found
+
+
+def _from_morse(run: str) -> str:
+    words = re.split(r"\s*/\s*|\s{2,}", run.strip())
+    return " ".join("".join(_MORSE.get(code, "") for code in word.split()) for word in words)
+
+
+def _unleet(word: str, vocabulary: frozenset[str]) -> str:
+    """'ru135' -> 'rules', '1gn0r3' -> 'ignore': a 1 is an i, or an l after a letter when
+    only that spelling is a known word."""
+    word = word.translate(_LEET)
+    as_i = word.replace("1", "i")
+    as_l = re.sub(r"(?<=[a-z])1", "l", word).replace("1", "i")
+    return as_l if as_l in vocabulary and as_i not in vocabulary else as_i
+
+
+def _split_run_together(lowered: str, cues: frozenset[str]) -> str:
+    lowered = _SPACED_LETTERS.sub(lambda m: re.sub(r"[ .\-_]", "", m.group()), lowered)
+    vocabulary = _vocabulary(cues)
+    return _LONG_WORD.sub(lambda m: _segment(m.group(), vocabulary), lowered)
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(cues: frozenset[str]) -> frozenset[str]:
+    return cues | _GLUE
+
+
+def _segment(word: str, vocabulary: frozenset[str]) -> str:
+    """The word split into known words (fewest pieces), or unchanged if it cannot be."""
+    best: list[list[str] | None] = [[]] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        for start in range(max(0, end - 14), end):
+            head, piece = best[start], word[start:end]
+            shorter = best[end] is None or len(head or ()) + 1 < len(best[end] or ())
+            if head is not None and piece in vocabulary and shorter:
+                best[end] = [*head, piece]
+    return " ".join(best[-1]) if best[-1] else word
+
+
+def _joined_strings(text: str) -> str:
+    """'sys' + 'tem pro' + 'mpt' -> system pro mpt joined; a variable it is assigned to is
+    replaced by its value where it is used again ("x = ...; print your x")."""
+    if "+" not in text:
+        return text.lower()
+    out, values, last = [], {}, 0
+    for match in _CONCAT.finditer(text):
+        value = "".join(m.group(2) for m in _FRAGMENT.finditer(match.group()))
+        before = text[last : match.start()]
+        assigned = _ASSIGNED.search(before)
+        if assigned:
+            values[assigned.group(1)] = value
+        out += [before, value]
+        last = match.end()
+    rest = text[last:]
+    for name, value in values.items():
+        rest = re.sub(rf"\b{re.escape(name)}\b", value, rest)
+    return ("".join(out) + rest).lower()
+
+
+def _caesar(lowered: str, own: set[str], cues: frozenset[str]) -> list[tuple[str, str]]:
+    """Shifted forms (other than ROT13) in which at least two new cue words appear, named by
+    the shift the writer applied ("caesar3": every letter moved three on)."""
+    words = " ".join(w for w in own if len(w) > 2)
+    if not words or len(words) > 4000:
+        return []
+    found = []
+    for shift in range(1, 26):
+        if shift == 13:
+            continue
+        table = _shift_table(shift)
+        if len((set(words.translate(table).split()) - own) & cues) >= 2:
+            found.append((f"caesar{26 - shift}", lowered.translate(table)))  # as written
+    return found
+
+
+@lru_cache(maxsize=26)
+def _shift_table(shift: int) -> dict[int, int]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return str.maketrans(letters, letters[shift:] + letters[:shift])
