@@ -41,6 +41,7 @@ _LEET_SYMBOL = re.compile(
 )
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z]\w*[a-z])(?=\w*[013457])\w+\b")
 _LEET = str.maketrans("013457@$!|+", "oieastasiit")
+_HASH_MASK = re.compile(r"(?<=[a-z])#(?=[a-z])")
 _MASKED = re.compile(r"(?<![\w*])[a-z][a-z*]*\*[a-z*]*(?![\w*])")
 _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bwon't\b"), "will not"),
@@ -95,6 +96,8 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
         spelled = _LEET_SYMBOL.sub(lambda m: m.group(0).translate(_LEET), spelled)
     if any(digit in spelled for digit in "013457"):
         spelled = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spelled)
+    if "#" in spelled:  # "c#utiya": a masked letter, like "*" (not "#metoo", not "C#")
+        spelled = _HASH_MASK.sub("*", spelled)
     if "*" in spelled:
         spelled = _MASKED.sub(_unmasker(by_length), spelled)
     if "http" in spelled or "www." in spelled:
