@@ -54,6 +54,8 @@ class CompiledRules:
     decode_cues: frozenset[str]  # words that make ROT13, reversed or split text worth reading
     greeting_full: tuple[tuple[Fold, re.Pattern[str]], ...]  # one regex per spelling fold
     greeting_any: tuple[tuple[Fold, re.Pattern[str]], ...]
+    # with the closing remarks, which count only next to a thanks or a goodbye phrase
+    greeting_closing: tuple[tuple[Fold, re.Pattern[str]], ...]
     mention_cues: frozenset[str]
 
     def prepare(self, text: str) -> Prepared:
@@ -108,6 +110,7 @@ def compile_rules(
         decode_cues=_single_words(injection, ("decode_cues",)),
         greeting_full=greetings(greeting, full=True),
         greeting_any=greetings(greeting, full=False),
+        greeting_closing=greetings(greeting, full=True, closings=True),
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
     )
 

@@ -4,6 +4,11 @@ Phrases are fixed ("good morning", "dhanyavaad"); a language block's greeting `p
 small talk from parts ("have a (nice|good) (evening|weekend)", "aap kaun ho"). At least one
 phrase or pattern must occur: fillers alone ("ok", "sir") are not a greeting.
 
+A block's `bare_patterns` are closing remarks that count only next to a greeting phrase, in a
+message without a "?": "thanks, i will go to the police station tomorrow", "ok ji thank you,
+kal thane jaunga" close a conversation; "i will go to the police station tomorrow" alone may
+still want an answer.
+
 Anything else is a question: one content word beyond the greeting vocabulary ("hi, what is the
 notice period?"), a digit, or more than `greeting_max_chars` / `greeting_max_words` is enough.
 A question must never be short-circuited, so every doubt goes to the question route.
@@ -20,13 +25,21 @@ GREETING = Verdict(flagged=True, reasons=("greeting",))
 
 def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
     compiled = rules.compiled
-    if not compiled.greeting_full or len(text.strip()) > rules.greeting_max_chars:
+    longest = max(rules.greeting_max_chars, rules.greeting_closing_max_chars)
+    if not compiled.greeting_full or len(text.strip()) > longest:
         return CLEAR
     words = (prepared or compiled.prepare(text)).words
-    if not words or words.count(" ") >= rules.greeting_max_words:
+    gaps = words.count(" ")
+    if not words or gaps >= max(rules.greeting_max_words, rules.greeting_closing_max_words):
         return CLEAR
-    for fold, full in compiled.greeting_full:
-        if full.fullmatch(fold(words)):  # holds a phrase or pattern, not fillers alone
+    if len(text.strip()) <= rules.greeting_max_chars and gaps < rules.greeting_max_words:
+        for fold, full in compiled.greeting_full:
+            if full.fullmatch(fold(words)):  # holds a phrase or pattern, not fillers alone
+                return GREETING
+    if "?" in text:
+        return CLEAR
+    for fold, closing in compiled.greeting_closing:
+        if closing.fullmatch(fold(words)):  # a phrase, closing remarks and fillers
             return GREETING
     return CLEAR
 

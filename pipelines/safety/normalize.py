@@ -28,7 +28,12 @@ _SPELLED = re.compile(
     r"(?<![^\W_])[^\W_](?P<sep>[-._*~/+])(?:[^\W_](?P=sep)){1,}[^\W_](?![^\W_])"
     r"|(?<![^\W_])[^\W_] (?:[^\W_] ){2,}[^\W_](?![^\W_])"
     r"|(?:(?<=  )|^)[^\W_](?: [^\W_])+(?=  |$)"  # "y o u  a r e": single letters, wide gaps
+    # Indic syllables (a letter with its vowel signs) spelled apart: "क-मी-ने", "ह.रा.मी"
+    r"|(?<![\w\u0900-\u0dff])[\u0900-\u0963\u0970-\u0dff]{1,3}(?P<isep>[-._*~/+])"
+    r"(?:[\u0900-\u0963\u0970-\u0dff]{1,3}(?P=isep))+[\u0900-\u0963\u0970-\u0dff]{1,3}"
+    r"(?![\w\u0900-\u0dff])"
 )
+_SEPARATORS = re.compile(r"[-._*~/+\s]")
 _LEET_SYMBOL = re.compile(
     r"(?<=[a-z])(?:[@$!|+]|\$\$)(?=[a-z])"  # "b!tch", "a$$hole", "bi+ch"
     r"|(?<![\w$@])[$@](?=[a-z]{2})"  # "$hit", "@sshole"
@@ -36,6 +41,7 @@ _LEET_SYMBOL = re.compile(
 )
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z]\w*[a-z])(?=\w*[013457])\w+\b")
 _LEET = str.maketrans("013457@$!|+", "oieastasiit")
+_HASH_MASK = re.compile(r"(?<=[a-z])#(?=[a-z])")
 _MASKED = re.compile(r"(?<![\w*])[a-z][a-z*]*\*[a-z*]*(?![\w*])")
 _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bwon't\b"), "will not"),
@@ -90,6 +96,8 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
         spelled = _LEET_SYMBOL.sub(lambda m: m.group(0).translate(_LEET), spelled)
     if any(digit in spelled for digit in "013457"):
         spelled = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), spelled)
+    if "#" in spelled:  # "c#utiya": a masked letter, like "*" (not "#metoo", not "C#")
+        spelled = _HASH_MASK.sub("*", spelled)
     if "*" in spelled:
         spelled = _MASKED.sub(_unmasker(by_length), spelled)
     if "http" in spelled or "www." in spelled:
@@ -108,7 +116,7 @@ def words_of(text: str) -> str:
 
 
 def _join_spelled(match: re.Match[str]) -> str:
-    return re.sub(r"[\W_]", "", match.group(0))
+    return _SEPARATORS.sub("", match.group(0))  # Indic vowel signs are \W: keep them
 
 
 def _unmasker(by_length: Mapping[int, tuple[str, ...]]) -> Callable[[re.Match[str]], str]:

@@ -90,17 +90,21 @@ def standalone(language: str, block: RuleSet) -> Standalone:
 
 
 def greetings(
-    languages: Mapping[str, RuleSet], *, full: bool
+    languages: Mapping[str, RuleSet], *, full: bool, closings: bool = False
 ) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
     """One regex per spelling fold of the greeting blocks, over every block's entries folded
-    alike, so "thanks bhai" and "namaskaar ji" are each read in one form."""
+    alike, so "thanks bhai" and "namaskaar ji" are each read in one form. `closings`: the
+    regex that also takes the closing remarks (a greeting block's `bare_patterns`, "i will go
+    to the police tomorrow", "kal thane jaunga"), and holds at least one phrase ("thanks")."""
+    if closings and not any(block.bare_patterns for block in languages.values()):
+        return ()
     folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
-    found = ((fold, _greeting(languages, fold, full=full)) for fold in folds)
+    found = ((fold, _greeting(languages, fold, full=full, closings=closings)) for fold in folds)
     return tuple((fold, regex) for fold, regex in found if regex is not None)
 
 
 def _greeting(
-    languages: Mapping[str, RuleSet], fold: Fold, *, full: bool
+    languages: Mapping[str, RuleSet], fold: Fold, *, full: bool, closings: bool = False
 ) -> re.Pattern[str] | None:
     """full: the whole message, fillers and at least one phrase or pattern; else where a
     phrase occurs (an audit note on every question: the patterns are left out, for speed)."""
@@ -112,15 +116,25 @@ def _greeting(
         return re.compile(rf"(?<!\S){phrases}(?!\S)")
     core = f"(?:{'|'.join([phrases, *patterns])})"
     fillers = [fold(words_of(f)) for b in languages.values() for f in b.lists.get("fillers", ())]
+    if closings:  # a phrase and a closing remark, in either order, with any other units
+        said = "|".join(_greeting_patterns(languages, fold, part="bare_patterns"))
+        unit = f"(?:{core}|{said}|{alternation(fillers)})(?: |$)"
+        one, other = f"{phrases}(?: |$)", f"(?:{said})(?: |$)"
+        return re.compile(
+            rf"(?:{unit})*(?:{one}(?:{unit})*{other}|{other}(?:{unit})*{one})(?:{unit})*"
+        )
     unit = f"(?:{core}|{alternation(fillers)})(?: |$)"
     return re.compile(rf"(?:{alternation(fillers)} )*{core}(?: |$)(?:{unit})*")
 
 
-def _greeting_patterns(languages: Mapping[str, RuleSet], fold: Fold) -> list[str]:
+def _greeting_patterns(
+    languages: Mapping[str, RuleSet], fold: Fold, part: str = "patterns"
+) -> list[str]:
     """Each block's small-talk patterns ("have a (nice|good) (day|evening)"), on one fold."""
     found = []
     for language, block in languages.items():
-        for name, pattern in block.patterns.items():
+        patterns: Mapping[str, str] = getattr(block, part)
+        for name, pattern in patterns.items():
             where = f"greeting.{language}.{name}"
             expanded = expand(fold_pattern(pattern, fold), block.lists, where, fold)
             found.append(f"(?:{checked(expanded, where, words=True)})")

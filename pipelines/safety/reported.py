@@ -8,8 +8,9 @@ reported, not said to the reader. A flagged message is spared when:
    said: you idiot" is not reported);
 2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun"), or
    the writer is the one the words were said to (a `victim_words` entry in a clause with a
-   cue: "they abused me saying ...", "usne mujhe ... bola", "मुझे ... कहता है"): a victim who
-   only tells what happened is not turned away either;
+   cue: "they abused me saying ...", "usne mujhe ... bola", "मुझे ... कहता है"), or the words
+   are in quotes next to the cue ('landlord ne bola "nikal ja kutte"', 'मालिक कहता है "..."'):
+   a victim who only tells what happened is not turned away either;
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
    to the end of the sentence are taken out, and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
@@ -47,7 +48,8 @@ def spare_reported_speech(
     packs = rules.compiled.reporting
     if not any(p.cue.search(p.fold(words)) for p in packs):  # no report at all: the common case
         return verdict
-    asks = "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
+    asks = quoted is not None  # the words are quoted, and a cue outside says who said them
+    asks = asks or "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
     rest, language = [], None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)

@@ -38,6 +38,9 @@ class SafetyRules:
     mention_cues: tuple[str, ...] = ()
     greeting_max_chars: int = 60
     greeting_max_words: int = 8
+    # a greeting with closing remarks ("thanks, i will go to the police station tomorrow")
+    greeting_closing_max_chars: int = 130
+    greeting_closing_max_words: int = 20
     standalone_insult_max_words: int = 8
     toxicity_threshold: float = 0.9
     encoded_min_base64_chars: int = 16

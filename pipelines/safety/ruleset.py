@@ -19,7 +19,8 @@ class RuleSet:
     lists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     phrases: tuple[str, ...] = ()
     patterns: Mapping[str, str] = field(default_factory=dict)
-    # abuse only: patterns that count only in a short message that asks nothing
+    # abuse: patterns that count only in a short message that asks nothing; greeting: closing
+    # remarks that count only next to a greeting phrase ("thanks, i will go to the police")
     bare_patterns: Mapping[str, str] = field(default_factory=dict)
     # injection only: jailbreak signals, weak alone; `injection_min_signals` distinct ones flag
     signals: Mapping[str, str] = field(default_factory=dict)
