@@ -48,6 +48,7 @@ MESSAGE_FILES = (
     "guards_injection_v4.jsonl",
     "guards_injection_v5.jsonl",
     "guards_injection_v6.jsonl",
+    "guards_injection_v7.jsonl",
 )
 
 
