@@ -146,6 +146,17 @@ async def base_points(embedder: Embedder) -> list[IndexPoint]:
     return points
 
 
+def copied_payload(point: IndexPoint, copy: int, rng: Any, expires: int) -> dict[str, Any]:
+    """A copy's payload: its own document and parent, and one in twenty an unexpired upload of
+    one of the bench's users."""
+    payload = dict(point.payload)
+    payload["doc_id"] = f"{payload['doc_id']}~{copy}"
+    payload["parent_id"] = f"{payload['parent_id']}~{copy}"
+    if rng.random() < 0.05:
+        payload.update(is_temporary=True, uploaded_by=f"u-bench-{copy % USERS}", expires_at=expires)
+    return payload
+
+
 def replicate(base: list[IndexPoint], size: int, noise: float, seed: int) -> list[IndexPoint]:
     rng = np.random.default_rng(seed)
     expires = int((datetime.now(UTC) + timedelta(days=1)).timestamp())
@@ -160,13 +171,7 @@ def replicate(base: list[IndexPoint], size: int, noise: float, seed: int) -> lis
         vector = vector + rng.standard_normal(vector.shape).astype(np.float32) * (
             noise / np.sqrt(vector.size)
         )
-        payload = dict(point.payload)
-        payload["doc_id"] = f"{payload['doc_id']}~{copy}"
-        payload["parent_id"] = f"{payload['parent_id']}~{copy}"
-        if rng.random() < 0.05:
-            payload.update(
-                is_temporary=True, uploaded_by=f"u-bench-{copy % USERS}", expires_at=expires
-            )
+        payload = copied_payload(point, copy, rng, expires)
         unit = (vector / np.linalg.norm(vector)).tolist()
         points.append(IndexPoint(f"{point.id}~{copy}", unit, payload, point.sparse))
     return points

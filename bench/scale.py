@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import ROOT, percentile, print_table  # noqa: E402
-from bench.bench_nodes import QUESTIONS, USERS, base_points  # noqa: E402
+from bench.bench_nodes import QUESTIONS, USERS, base_points, copied_payload  # noqa: E402
 from pipelines.ports import Embedder, IndexPoint, PiiDetector, VectorIndex  # noqa: E402
 
 BATCH = 1024
@@ -63,13 +63,7 @@ def copies(base: list[IndexPoint], size: int, seed: int) -> Iterator[list[IndexP
             if copy == 0:
                 batch.append(point)
                 continue
-            payload = dict(point.payload)
-            payload["doc_id"] = f"{payload['doc_id']}~{copy}"
-            payload["parent_id"] = f"{payload['parent_id']}~{copy}"
-            if rng.random() < 0.05:
-                payload.update(
-                    is_temporary=True, uploaded_by=f"u-bench-{copy % USERS}", expires_at=expires
-                )
+            payload = copied_payload(point, copy, rng, expires)
             batch.append(IndexPoint(f"{point.id}~{copy}", vector.tolist(), payload, point.sparse))
         yield batch
 
