@@ -36,6 +36,7 @@ class PipelineConfig:
     answer_max_chars: int = 3000  # the answer gate's length cap
     # WARDEN_ANSWER_STOP_RUNAWAY: read the model as a stream, stop once the gate must refuse
     answer_stop_runaway: bool = True
+    answer_timeout_s: float | None = None  # a reply nobody streams, read whole within this
     keyword_map: Mapping[str, str] = field(default_factory=dict)
     allowlist: frozenset[str] = frozenset()
     safety: SafetyRules = field(default_factory=SafetyRules)

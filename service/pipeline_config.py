@@ -111,6 +111,7 @@ def load_pipeline_config(settings: Settings) -> PipelineConfig:
         answer_retries=settings.answer_retries,
         answer_max_tokens=settings.answer_max_tokens,
         answer_stop_runaway=settings.answer_stop_runaway,
+        answer_timeout_s=settings.llm_timeout_s,
         keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
         allowlist=load_allowlist(settings.data_dir),
         safety=load_safety_rules(config_dir, models=settings.safety_models),

@@ -11,9 +11,10 @@ the part read, for that reason."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -124,6 +125,14 @@ def _unseen(_chunk: Any) -> None:
     """A turn nobody streams: the pieces are read (to stop a runaway reply), not shown."""
 
 
+async def _within[T](seconds: float | None, call: Awaitable[T]) -> T:
+    try:
+        async with asyncio.timeout(seconds):
+            return await call
+    except TimeoutError:
+        raise ModelUnavailable("timeout") from None
+
+
 def _runaway(max_chars: int) -> Callable[[str], bool]:
     """Stops reading a reply the answer gate is already sure to refuse (`too_long`,
     `repetitive`): the rest would cost time and tokens and be refused the same."""
@@ -150,7 +159,7 @@ async def _generated(
                 messages, temperature=config.answer_temperature, max_tokens=config.answer_max_tokens
             )
         else:
-            completion = await stream_completion(
+            streamed = stream_completion(
                 model,
                 messages,
                 temperature=config.answer_temperature,
@@ -159,6 +168,9 @@ async def _generated(
                 write=writer or _unseen,
                 stop=_runaway(config.answer_max_chars) if config.answer_stop_runaway else None,
             )
+            # read whole for nobody, a reply keeps the bound one `complete` call has
+            seconds = config.answer_timeout_s if writer is None else None
+            completion = await _within(seconds, streamed)
     except Exception as exc:  # noqa: BLE001 - degrade, don't die (SPEC 6.6)
         reason = exc.reason if isinstance(exc, ModelUnavailable) else "model_error"
         _log.warning("model unavailable: %s", reason)

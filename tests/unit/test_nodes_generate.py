@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -124,6 +125,30 @@ async def test_an_unexpected_model_error_also_degrades() -> None:
     kit = await seeded_kit(chat_model=ExplodingModel())
     answer, _ = await run(kit, await retrieved_state(kit, DEPOSIT_Q))
     assert answer.mode == "degraded" and answer.error == "model_error"
+
+
+class SlowModel(FakeChatModel):
+    """Streams its reply a piece every 50 ms, never repeating itself."""
+
+    async def _pieces(self, *args: Any, **kwargs: Any) -> Any:
+        async for piece in super()._pieces(*args, **kwargs):
+            await asyncio.sleep(0.05)
+            yield piece
+
+
+async def test_a_reply_nobody_streams_is_read_within_the_model_timeout() -> None:
+    """The runaway stop reads every reply as a stream; unwatched, the whole reply keeps the
+    bound of one model call and then degrades."""
+    slow = SlowModel(replies=[" ".join(f"word{n}" for n in range(40)) + " [1]"])
+    kit = await seeded_kit(chat_model=slow)
+    kit.with_config(answer_timeout_s=0.5)
+    answer, calls = await run(kit, await retrieved_state(kit, DEPOSIT_Q))
+    assert answer.mode == "degraded" and answer.error == "timeout"
+    assert calls["llm"] == 1
+
+    kit.with_config(answer_timeout_s=10.0)
+    answer, _ = await run(kit, await retrieved_state(kit, DEPOSIT_Q))
+    assert answer.mode == "generated"
 
 
 async def test_an_empty_reply_is_left_to_the_answer_gate() -> None:
