@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     qdrant_api_key: SecretStr | None = None
     # Embedded Qdrant Edge under `warden serve`: points written (uploads) after which its HNSW
     # index is built again, in a child process while searches go on (0: never; ingest always).
-    index_build_after: Annotated[int, Field(ge=0)] = 10_000
+    index_build_after: Annotated[int, Field(ge=0)] = 0  # off: see the README (index build)
     mongodb_uri: SecretStr | None = None
     mongodb_database: str = "warden"
 

@@ -169,7 +169,8 @@ async def test_serve_builds_in_the_background_and_other_commands_do_not(tmp_path
         return Settings(_env_file=None, data_dir=tmp_path, **extra)  # type: ignore[call-arg]
 
     for config, serving, expected in [
-        (settings(), True, 10_000),
+        (settings(), True, None),  # off by default
+        (settings(index_build_after=10_000), True, 10_000),
         (settings(index_build_after=500), True, 500),
         (settings(index_build_after=0), True, None),
         (settings(index_build_after=500), False, None),
