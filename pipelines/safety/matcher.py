@@ -47,7 +47,6 @@ class RuleMatcher:
             for prefix in starts.prefixes:
                 self.by_prefix.setdefault(prefix, []).append(index)
         self.longest_prefix = max(map(len, self.by_prefix), default=0)
-        self.gates = _gates(self.by_word, [regex for _, regex in named], flags)
         exact = trie_regex(self.by_word)
         prefixes = trie_regex(self.by_prefix)
         self.starts = re.compile(rf"(?<!\S)(?:{exact}(?!\S)|{prefixes}\S*)")
@@ -62,9 +61,6 @@ class RuleMatcher:
         for start in self.starts.finditer(text):
             word, position = start.group(), start.start()
             candidates = self.by_word.get(word, [])
-            gate = self.gates.get(word)
-            if gate is not None and not gate.match(text, position):
-                candidates = []  # none of the patterns starting with this word matches here
             if self.by_prefix:  # every prefix of the word that some pattern starts with
                 candidates = candidates + [
                     i
@@ -75,30 +71,6 @@ class RuleMatcher:
                 if index not in hits and self.patterns[index].match(text, position):
                     hits.add(index)
         return [self.names[index] for index in sorted(hits)]
-
-
-GATED_AT = 4  # patterns sharing a first word, from which one alternation is tried first
-
-
-def _gates(
-    by_word: dict[str, list[int]], regexes: list[str], flags: int
-) -> dict[str, re.Pattern[str]]:
-    """For a first word that starts many patterns, one alternation of them all: where it does
-    not match, none of them can, and one failed match replaces many. Patterns with groups
-    referred back to are left out (their numbers would shift)."""
-    gates: dict[str, re.Pattern[str]] = {}
-    for word, indices in by_word.items():
-        parts = [regexes[i] for i in indices]
-        if len(parts) < GATED_AT or any(_BACKREFERENCE.search(part) for part in parts):
-            continue
-        try:
-            gates[word] = re.compile("|".join(rf"(?:{part})(?!\S)" for part in parts), flags)
-        except re.error:  # a pattern that only compiles on its own (a named group used twice)
-            continue
-    return gates
-
-
-_BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
 
 
 def _compiled(name: str, regex: str, flags: int) -> re.Pattern[str]:
