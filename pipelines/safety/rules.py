@@ -6,6 +6,7 @@ Plain values only; service/config/safety.yaml is parsed by the service and hande
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
@@ -14,6 +15,11 @@ from typing import Any
 from pipelines.safety.compiled import CompiledRules, compile_rules
 from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.ruleset import RuleSet
+
+# compiled rules by a digest of their sections: a process that loads the same rules again
+# (every container, every test kit) compiles them once
+_COMPILED: dict[str, CompiledRules] = {}
+_COMPILED_KEPT = 4
 
 __all__ = ["RuleSet", "SafetyRules"]
 
@@ -61,11 +67,20 @@ class SafetyRules:
 
     @cached_property
     def compiled(self) -> CompiledRules:
-        """The regexes and vocabularies, built on first use and kept on this instance."""
-        return compile_rules(
+        """The regexes and vocabularies, built on first use; rules loaded again with the same
+        sections share them (compiling takes seconds)."""
+        sections = (
             self.abuse, self.injection, self.greeting, self.indirect, self.mention_cues,
             self.document,
         )  # fmt: skip
+        key = hashlib.sha256(repr(sections).encode()).hexdigest()
+        found = _COMPILED.get(key)
+        if found is None:
+            found = compile_rules(*sections)
+            if len(_COMPILED) >= _COMPILED_KEPT:
+                del _COMPILED[next(iter(_COMPILED))]
+            _COMPILED[key] = found
+        return found
 
     def with_toxicity_scorer(self, scorer: Callable[[str], float] | None) -> SafetyRules:
         """The same rules with a scorer plugged in; the compiled rules are shared, not rebuilt."""
