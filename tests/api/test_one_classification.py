@@ -75,4 +75,5 @@ async def test_a_message_sent_again_is_not_classified_again(kit: Kit) -> None:
     for _ in range(3):
         response = await _post(kit, "/v1/chat", ABUSIVE, "application/json")
         assert response.status_code == 200 and response.json()["route"] == "reject"
+        assert not any(response.json()["calls"].values())  # a cached reject costs nothing either
     assert kit.classified == [ABUSIVE]
