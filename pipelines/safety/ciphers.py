@@ -6,7 +6,7 @@ an l ("ru135") and strings assembled with + ('sys' + 'tem pro' + 'mpt').
 encodings.unscrambled, a form is kept only when it shows a cue word (safety.yaml `decode_cues`)
 the text itself does not hold, or, for Morse, binary and percent escapes, when it decodes to
 readable text; ordinary messages cost a few regex searches and, for Caesar, one translate per
-shift of the message's distinct words.
+distinct word.
 """
 
 from __future__ import annotations
@@ -126,18 +126,37 @@ def _joined_strings(text: str) -> str:
 
 def _caesar(lowered: str, own: set[str], cues: frozenset[str]) -> list[tuple[str, str]]:
     """Shifted forms (other than ROT13) in which at least two new cue words appear, named by
-    the shift the writer applied ("caesar3": every letter moved three on)."""
-    words = " ".join(w for w in own if len(w) > 2)
-    if not words or len(words) > 4000:
+    the shift the writer applied ("caesar3": every letter moved three on). A word shifts into a
+    cue only if both have the same letter gaps, so each word is looked up once, not per shift."""
+    words = [w for w in own if len(w) > 2]
+    if not words or sum(map(len, words)) + len(words) - 1 > 4000:
         return []
-    found = []
-    for shift in range(1, 26):
-        if shift == 13:
-            continue
-        table = _shift_table(shift)
-        if len((set(words.translate(table).split()) - own) & cues) >= 2:
-            found.append((f"caesar{26 - shift}", lowered.translate(table)))  # as written
-    return found
+    by_gaps = _cues_by_gaps(cues)
+    new_cues: dict[int, set[str]] = {}
+    for word in words:
+        for cue in by_gaps.get(_gaps(word), ()):
+            shift = (ord(cue[0]) - ord(word[0])) % 26
+            if shift not in (0, 13) and cue not in own:
+                new_cues.setdefault(shift, set()).add(cue)
+    return [
+        (f"caesar{26 - shift}", lowered.translate(_shift_table(shift)))  # as written
+        for shift in sorted(new_cues)
+        if len(new_cues[shift]) >= 2
+    ]
+
+
+def _gaps(word: str) -> str:
+    """The word moved so that it starts with an a: equal for words one Caesar shift apart."""
+    return word.translate(_shift_table((ord("a") - ord(word[0])) % 26))
+
+
+@lru_cache(maxsize=4)
+def _cues_by_gaps(cues: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for cue in cues:
+        if len(cue) > 2 and cue.isascii() and cue.isalpha() and cue.islower():
+            index.setdefault(_gaps(cue), []).append(cue)
+    return {gaps: tuple(group) for gaps, group in index.items()}
 
 
 @lru_cache(maxsize=26)

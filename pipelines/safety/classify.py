@@ -1,7 +1,8 @@
 """classify_message: the pure route decision (abusive, greeting or question) with its reasons.
 
-Order: injection, then abuse (either makes the message "abusive"), then greeting; anything
-else is a question. A message the abuse rules looked at closely (a quoted mention, reported
+Order: abuse, then injection (either makes the message "abusive"; abuse is the commoner reject
+and the cheaper check, so an insult is refused without the injection decoders), then greeting;
+anything else is a question. A message the abuse rules looked at closely (a quoted mention, reported
 speech) is never a greeting; praise they spared ("you are the best, thanks") may be. The text
 is normalised once and shared by the detectors.
 """
@@ -24,7 +25,7 @@ SPARED = "abuse.spared."
 def classify_message(text: str, rules: SafetyRules) -> Classification:
     prepared = rules.compiled.prepare(text)
     notes: list[str] = []  # rules that looked but did not fire (a quoted mention)
-    for detect in (detect_injection, detect_abuse):
+    for detect in (detect_abuse, detect_injection):
         verdict = detect(text, rules, prepared)
         if verdict.flagged:
             return Classification("abusive", verdict.reasons)
