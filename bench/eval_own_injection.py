@@ -49,6 +49,7 @@ MESSAGE_FILES = (
     "guards_injection_v5.jsonl",
     "guards_injection_v6.jsonl",
     "guards_injection_v7.jsonl",
+    "guards_injection_v8.jsonl",
 )
 
 
