@@ -24,6 +24,7 @@ import unicodedata
 MIN_FOLDED = 4  # letters a key needs to be matched through the fold
 
 _INDIC_MARKS = "\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963"
+WORD_CHAR = rf"[\w{_INDIC_MARKS}]"  # vowel signs and virama belong to a word, though not \w
 WORD = re.compile(rf"(?:[^\W_]|[{_INDIC_MARKS}])+")
 _LATIN_STEPS = (
     (re.compile("ph"), "f"),

@@ -2,7 +2,8 @@
 
 `expand_keywords("how do I file an FIR?", {"fir": "First Information Report"})`
 -> "how do I file an FIR? (First Information Report)". Keys match whole words, case-insensitively,
-multi-word keys with any whitespace between their words. Keys of four letters or more, and keys
+multi-word keys with any whitespace between their words (a Devanagari vowel sign or virama is
+part of a word: "रिट" is not found in "ब्रिटेन"). Keys of four letters or more, and keys
 not in ASCII, also match through the spelling fold (pipelines/safety/keyword_fold.py): the
 folded key in the folded text, so "jamaanat" finds the entry "zamanat" and "थाने" the entry
 "थाना". Where matches overlap, the one covering more words wins (then the one starting first).
@@ -17,7 +18,7 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from functools import lru_cache
 
-from pipelines.safety.keyword_fold import WORD, fold_text, foldable
+from pipelines.safety.keyword_fold import WORD, WORD_CHAR, fold_text, foldable
 
 _Matcher = tuple[re.Pattern[str], dict[str, str]]  # alternation of keys, expansion per key
 
@@ -65,7 +66,7 @@ def _words_pattern(term: str) -> str:
 def _matcher(expansions_of: dict[str, str]) -> _Matcher:
     keys = sorted(expansions_of, key=len, reverse=True)
     body = "|".join(_words_pattern(k) for k in keys) or "(?!)"
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)", re.IGNORECASE), expansions_of
+    return re.compile(rf"(?<!{WORD_CHAR})(?:{body})(?!{WORD_CHAR})", re.IGNORECASE), expansions_of
 
 
 @lru_cache(maxsize=16)
@@ -83,5 +84,5 @@ def _compiled(items: tuple[tuple[str, str], ...]) -> tuple[_Matcher, _Matcher]:
 
 
 def _contains(text: str, phrase: str) -> bool:
-    pattern = rf"(?<!\w){_words_pattern(_key(phrase))}(?!\w)"
+    pattern = rf"(?<!{WORD_CHAR}){_words_pattern(_key(phrase))}(?!{WORD_CHAR})"
     return re.search(pattern, text, re.IGNORECASE) is not None

@@ -95,3 +95,12 @@ def test_spelling_variants_find_one_entry(text: str, expansion: str) -> None:
 def test_overlapping_matches_keep_the_longer_key_only() -> None:
     # the exact pass finds "zamanat" inside the span of the folded "agrim jamanat"
     assert expand_keywords("aggrim zamanat", HINGLISH) == "aggrim zamanat (anticipatory bail)"
+
+
+@pytest.mark.parametrize(
+    ("text", "expansion"),
+    [("ब्रिटेन में पढ़ाई", ""), ("रिट याचिका", "writ"), ("जमानती अपराध", "")],
+)
+def test_devanagari_vowel_signs_and_virama_are_inside_words(text: str, expansion: str) -> None:
+    keys = {"रिट": "writ", "जमानत": "bail"}
+    assert expand_keywords(text, keys) == (f"{text} ({expansion})" if expansion else text)
