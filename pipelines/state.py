@@ -59,7 +59,7 @@ class Retrieval:
 
     safe_query: str  # the masked question: the only form that leaves the process
     search_text: str = ""  # the masked question without its placeholders
-    expansion: str = ""  # keyword expansions appended to it; the two together were embedded
+    expansion: str = ""  # keyword expansions appended to it; embedded with it (embedding_text)
     query_vector: tuple[float, ...] = ()
     masked_history: tuple[Message, ...] = ()
     vault: PlaceholderVault = field(default_factory=PlaceholderVault)

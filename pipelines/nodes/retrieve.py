@@ -1,6 +1,7 @@
-"""retrieve: mask, expand, embed once, search once (core + the user's own, dense + sparse in one
-request), fuse the two rankings per parent (pipelines/fusion.py), and measure how much of the
-question the top parent covers (pipelines/coverage.py) for the answer gate."""
+"""retrieve: mask, expand, embed once (the expanded query as `retrieval.embedding_text` reads
+it), search once (core + the user's own, dense + sparse in one request), fuse the two rankings
+per parent (pipelines/fusion.py), and measure how much of the question the top parent covers
+(pipelines/coverage.py) for the answer gate."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pipelines.fusion import Ranked, fuse
 from pipelines.masking import mask_request
 from pipelines.ports import SearchHit
 from pipelines.ports.sparse import encode_query
-from pipelines.retrieval import parent_key, parent_text, to_source, top_score
+from pipelines.retrieval import embedding_text, parent_key, parent_text, to_source, top_score
 from pipelines.safety.confidence import confidence_from_score
 from pipelines.safety.keywords import expand_keywords
 from pipelines.safety.placeholders import without_placeholders
@@ -73,7 +74,7 @@ async def _retrieval(turn: ChatTurn, deps: PipelineDeps) -> Retrieval:
         pii_entities=tuple(masked.entity_types),
     )
     try:
-        vector = await deps.embedder.embed_query(expanded)
+        vector = await deps.embedder.embed_query(embedding_text(search_text, masked_only.expansion))
         found = await deps.index.dual_search(
             vector,
             user_id=turn.user_id,

@@ -219,3 +219,25 @@ async def test_the_sparse_query_holds_only_terms_of_the_masked_text() -> None:
     assert sent == encode_query(searched)
     raw = {term_id(t) for t in tokens(f"{EMAIL} Asha Rao")} - {term_id(t) for t in tokens(searched)}
     assert raw and raw.isdisjoint(sent.indices if sent else ())
+
+
+async def test_hindi_words_are_not_embedded_once_the_keyword_map_gave_english() -> None:
+    """MiniLM reads Devanagari letter by letter: with an expansion, the embedder gets the
+    question's other words and the expansion; the sparse search still gets everything."""
+    index = SparseRecorder()
+    kit = await seeded_kit(index=index)
+    query = "एफआईआर कैसे लिखवाएं, FIR"
+    found = (await retrieve(question_state(query), runtime(kit.deps(spy=True))))["retrieval"]
+    assert found.expansion == " (First Information Report)"
+    [embedded] = kit.spies["embed"].seen
+    assert repr(", FIR (First Information Report)") in embedded
+    assert "कैसे" not in embedded
+    [sent] = index.sparse_seen
+    assert sent == encode_query(query + found.expansion)
+
+
+async def test_hindi_without_an_expansion_is_embedded_as_it_is() -> None:
+    kit = await seeded_kit()
+    query = "मकान मालिक जमा राशि नहीं लौटा रहा"
+    await retrieve(question_state(query), runtime(kit.deps(spy=True)))
+    assert repr(query) in kit.spies["embed"].seen[0]

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pipelines.ports import SearchHit
-from pipelines.retrieval import merge_hits, single_line, to_source, top_score
+from pipelines.retrieval import embedding_text, merge_hits, single_line, to_source, top_score
 
 
 def hit(point: str, score: float, parent: str | None = None, **payload: Any) -> SearchHit:
@@ -142,3 +142,26 @@ def test_to_source_page(page: object, expected: int | None) -> None:
 def test_top_score() -> None:
     assert top_score([]) == 0.0
     assert top_score([hit("a", 0.2), hit("b", 0.7)]) == 0.7
+
+
+EMBEDDED = [
+    ("English is embedded as it is", "how do I file an FIR?", " (First Information Report)",
+     "how do I file an FIR? (First Information Report)"),
+    ("Hindi without an expansion stays", "मकान मालिक", "", "मकान मालिक"),
+    ("Hinglish is Latin script and stays", "kiraya nahi diya", " (rent)",
+     "kiraya nahi diya (rent)"),
+    ("Hindi words go once there is English", "मकान मालिक डिपॉजिट नहीं लौटा रहा",
+     " (landlord; security deposit)", "(landlord; security deposit)"),
+    ("Latin words and numbers in Hindi stay", "धारा 125 में CrPC क्या है", " (Section)",
+     "125 CrPC (Section)"),
+    ("vowel signs go with their word", "पति ने छोड़ दिया", " (husband)", "(husband)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("search_text", "expansion", "embedded"),
+    [case[1:] for case in EMBEDDED],
+    ids=[case[0] for case in EMBEDDED],
+)
+def test_embedding_text(search_text: str, expansion: str, embedded: str) -> None:
+    assert embedding_text(search_text, expansion) == embedded

@@ -55,3 +55,52 @@ def test_empty_map_changes_nothing() -> None:
 def test_a_changed_map_is_honoured() -> None:
     assert expand_keywords("fir", {"fir": "A"}) == "fir (A)"
     assert expand_keywords("fir", {"fir": "B"}) == "fir (B)"
+
+
+HINGLISH = {
+    "fir": "First Information Report",
+    "pil": "Public Interest Litigation",
+    "rti": "Right to Information",
+    "zamanat": "bail",
+    "agrim zamanat": "anticipatory bail",
+    "thana": "police station",
+    "थाना": "police station",
+    "जमानत": "bail",
+    "makan malik": "landlord",
+}
+
+FOLDED = [
+    ("jamaanat kaise milegi", "bail"),  # z -> j, aa -> a
+    ("ZAMAANAT", "bail"),
+    ("agrim jamanat lena hai", "anticipatory bail"),  # the longer key wins, folded too
+    ("thaane gaye the", ""),  # "thaane" folds to "thane", not to the key "thana"
+    ("thaana nahi gaye", "police station"),
+    ("थाने में गए", "police station"),  # the inflected form
+    ("ज़मानत मिलेगी", "bail"),  # nukta
+    ("makaan maalik ne nikala", "landlord"),  # a multi-word key, each word folded
+    ("FIR kaise likhaye", "First Information Report"),  # an acronym as written
+    ("firr", ""),  # acronyms are not folded
+    ("the pill I take", ""),  # "pill" folds to "pil": short keys match only as written
+    ("pils and rtis", ""),
+    ("fire at the thana", "police station"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expansion"), FOLDED, ids=[c[0] for c in FOLDED])
+def test_spelling_variants_find_one_entry(text: str, expansion: str) -> None:
+    expected = f"{text} ({expansion})" if expansion else text
+    assert expand_keywords(text, HINGLISH) == expected
+
+
+def test_overlapping_matches_keep_the_longer_key_only() -> None:
+    # the exact pass finds "zamanat" inside the span of the folded "agrim jamanat"
+    assert expand_keywords("aggrim zamanat", HINGLISH) == "aggrim zamanat (anticipatory bail)"
+
+
+@pytest.mark.parametrize(
+    ("text", "expansion"),
+    [("ब्रिटेन में पढ़ाई", ""), ("रिट याचिका", "writ"), ("जमानती अपराध", "")],
+)
+def test_devanagari_vowel_signs_and_virama_are_inside_words(text: str, expansion: str) -> None:
+    keys = {"रिट": "writ", "जमानत": "bail"}
+    assert expand_keywords(text, keys) == (f"{text} ({expansion})" if expansion else text)

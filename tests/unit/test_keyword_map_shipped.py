@@ -1,0 +1,47 @@
+"""The shipped keyword map (service/config/keywords.yaml) read through the spelling fold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pipelines.safety.keyword_fold import fold_text, foldable
+from pipelines.safety.keywords import expand_keywords
+from service.pipeline_config import DEFAULT_CONFIG_DIR, keyword_map
+
+SHIPPED = keyword_map(yaml.safe_load(Path(DEFAULT_CONFIG_DIR, "keywords.yaml").read_text("utf-8")))
+
+
+def test_keys_that_fold_together_mean_the_same() -> None:
+    """Two entries the fold joins would race: the first one wins and the other is dead."""
+    meaning: dict[str, set[str]] = {}
+    for key, expansion in SHIPPED.items():
+        if foldable(key):
+            meaning.setdefault(fold_text(key), set()).add(expansion)
+    assert {form: found for form, found in meaning.items() if len(found) > 1} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("jamaanat kab milegi", "bail"),
+        ("vakeel chahiye", "lawyer"),
+        ("thaane wale nahi sun rahe", "police station"),
+        ("थानों में", "police station"),
+        ("किराये का मकान", "rent"),
+        ("gujaara bhatta", "maintenance"),
+        ("talaaq ke baad", "divorce"),
+    ],
+)
+def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
+    assert wanted in expand_keywords(text, SHIPPED).removeprefix(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I take a pill for fever", "The fire was put out", "Is SaaS cheaper than a server?"],
+)
+def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:
+    assert expand_keywords(text, SHIPPED) == text
