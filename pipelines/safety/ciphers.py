@@ -31,6 +31,8 @@ _CONCAT = re.compile(r"""(['"])([^'"\n]{0,40})\1(?:\s*\+\s*(['"])[^'"\n]{0,40}\3
 _ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
 _FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
 _LEET = str.maketrans("0345789", "oeastbg")
+# "!" and "|" written for an i inside a word or before one ("pr!nt", "!nstruct!0ns")
+_SYMBOL_I = re.compile(r"(?<=[a-z0-9])[!|](?=[a-z0-9])|(?<![\w!|])[!|](?=[a-z]{2})")
 # short words an attack is written with, besides the cue words, to split run-together text
 _GLUE = frozenset(
     {
@@ -58,7 +60,8 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     candidates = [("morse", _from_morse(run)) for run in _MORSE_RUN.findall(text)]
     candidates.append(("split_words", _split_run_together(lowered, cues)))
     vocabulary = _vocabulary(cues)
-    candidates.append(("leet", _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), lowered)))
+    symbols = _SYMBOL_I.sub("i", lowered)
+    candidates.append(("leet", _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), symbols)))
     candidates.append(("concatenated", _joined_strings(text)))
     candidates += _caesar(lowered, own, cues)
     for transform, form in candidates:

@@ -20,7 +20,7 @@ INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
     "\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-_HOMOGLYPHS = str.maketrans("аеорсухіјѕԁɡԛԝһӏκνοαερτυχιδ", "aeopcyxijsdgqwhlkvoaeptuxid")
+_HOMOGLYPHS = str.maketrans("аеорсухіјѕԁɡԛԝһӏκνοαερτυχιδı", "aeopcyxijsdgqwhlkvoaeptuxidi")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u00b4": "'"})
 _SPACES = re.compile(r"[^\S\n]{2,}")  # runs kept as two spaces: word gaps in "y o u  a r e"
 _LINES = re.compile(r"[^\S\n]*\n\s*")
