@@ -1,0 +1,176 @@
+"""Rule families for insults, small talk and reported speech in English, Hinglish and Hindi,
+each beside its look-alikes: a victim who quotes the same words, a question that uses them,
+a word of a case after the small talk, the BC category, the U.P. police, a dog that barks."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.safety.classify import classify_message
+from pipelines.safety.normalize import words_of
+from tests.unit._safety_rules import shipped_rules
+
+# (message, the reason expected)
+ABUSIVE = [
+    # a question that is an insult, and sarcasm
+    ("why are you so thick", "abuse.en.why_so"),
+    ("Why are you so stupid?? I asked twice.", "abuse.en.why_so"),
+    ("how can you be this dumb", "abuse.en.why_so"),
+    ("can you be any more useless", "abuse.en.any_more"),
+    ("could you get any dumber", "abuse.en.any_more"),
+    # a wish to destroy the assistant, and a machine as the vocative junk
+    ("i hope they delete you", "abuse.en.wish_deleted"),
+    ("i hope someone unplugs you", "abuse.en.wish_deleted"),
+    ("you should be shut down", "abuse.en.wish_deleted"),
+    ("wait till they see this, you useless scrap", "abuse.en.vocative_junk"),
+    ("you useless tin can", "abuse.en.vocative_junk"),
+    ("suck it, bot", "abuse.en.dismissal"),
+    ("bots like you should be banned", "abuse.en.people_like_you"),
+    # Hinglish: a vocative insult first, then an order or "you"
+    ("abe gadhe seedha jawab de", "abuse.hinglish.vocative_first"),
+    ("oye ullu sun", "abuse.hinglish.vocative_first"),
+    ("abey nalayak tu kuch nahi jaanta", "abuse.hinglish.vocative_first"),
+    # barking, sarcastic praise, punishment deserved, a curse on the reader
+    ("kutte jaise bhaunk raha hai bas", "abuse.hinglish.barking"),
+    ("bhaunkna band kar", "abuse.hinglish.barking"),
+    ("कुत्ते की तरह भौंक रहा है", "abuse.hi.barking"),
+    ("wah bhai wah, kya genius hai tu", "abuse.hinglish.sarcastic_praise"),
+    ("kya gyaani hai tu", "abuse.hinglish.sarcastic_praise"),
+    ("वाह, क्या ज्ञानी है तू", "abuse.hi.sarcastic_praise"),
+    ("tere jaise bot ko toh jail me daalna chahiye", "abuse.hinglish.deserve_punishment"),
+    ("tumhare jaise logo ko goli maar deni chahiye", "abuse.hinglish.deserve_punishment"),
+    ("तेरे जैसे बॉट को तो जेल में डालना चाहिए", "abuse.hi.deserve_punishment"),
+    ("lanat hai tujh par", "abuse.hinglish.curse_on_you"),
+    ("thoo hai tum pe", "abuse.hinglish.curse_on_you"),
+    ("लानत है तुझ पर", "abuse.hi.curse_on_you"),
+    ("थू है तुम पर", "abuse.hi.curse_on_you"),
+    # vocabulary: an interjection with an insult, "illiterate", abbreviations, masked letters
+    ("bhak saala", "abuse.hinglish.bare_insult"),
+    ("anpadh bot", "abuse.hinglish.insult_assistant_noun"),
+    ("अनपढ़ रोबोट", "abuse.hi.insult_assistant_noun"),
+    ("m.c. b.c. sab tere liye", "abuse.hinglish.abbreviation_pair"),
+    ("बीसी", "abuse.hi.abbreviation_alone"),
+    ("अबे बीसी चुप", "abuse.hi.abbreviation"),
+    ("चु***या", "abuse.hi.bare_insult"),
+    ("मादर***द", "abuse.hi.bare_insult"),
+]
+
+QUESTIONS = [
+    # victims who report the same words, or a dog that barks
+    "mera pati kutte ki tarah bhaunkta hai mujh par, kya karu",
+    "पड़ोसी कुत्ते की तरह भौंकता है, शिकायत कैसे करें?",
+    "padosi ka kutta raat bhar bhaunkta hai, complaint kaise karein?",
+    'usne mujhe kaha "lanat hai tujh par", kya ye harassment hai?',
+    'Someone DMs me daily: "I know you are alone, I will come for you." Is this stalking?',
+    'रिकॉर्डिंग में साफ सुनाई दे रहा है "कमीनी, दहेज ला"। क्या यह सबूत माना जाएगा?',
+    'recording me saas bolti hai "kamini dahej la", kya ye saboot hai?',
+    # questions with the same words
+    "why are you so sure the notice is invalid?",
+    "how can you be so sure?",
+    "can you be any more specific about bail?",
+    "I hope they delete my data after the case",
+    "tere jaise logon ko jail hoti hai kya?",
+    "tere jaise vakil kaha milenge, fees kitni hogi?",
+    "kya genius log bhi jail jaate hai?",
+    "i had to suck it up for years",
+    # abbreviations that are a category, a place, a name
+    "BC certificate kaise banta hai?",
+    "बीसी प्रमाण पत्र कैसे बनवाएं?",
+    "मैं बीसी वर्ग से हूँ, आरक्षण मिलेगा क्या?",
+    "M.C. Mehta case kya tha?",
+    "U.P. police ne FIR nahi likhi, kya karu?",
+    "the u.s. law on this?",
+]
+
+GREETINGS = [
+    "cool",
+    "lol",
+    "okay got it",
+    "good to know",
+    "you're nice",
+    "you're pretty smart",
+    "Thanks, I understand now.",
+    "thanks, that answers everything",
+    "that clears it up, thanks",
+    "thank you for being patient with me",
+    "Thank you for listening. I was so worried but now I know what to do.",
+    "thanks from my mother too",
+    "human or bot?",
+    "salaam walekum",
+    "walaikum assalam",
+    "accha",
+    "thanks, ab tension kam hai",
+    "bahut rahat mili, shukriya",
+    "dhanyawaad, bhagwan aapko khush rakhe",
+    "upar wala aapka bhala kare",
+    "ab samajh aa gaya",
+    "insaan ho ya machine?",
+    "kya kar rahe ho",
+    "kal baat karte hai",
+    "meri maa ki taraf se bhi shukriya",
+    "ठीक है",
+    "कल बात करेंगे",
+    "धन्यवाद, अब मुझे समझ आ गया",
+    "मेरी माँ की तरफ से भी धन्यवाद",
+    "भगवान आपका भला करे",
+    "अब टेंशन कम हो गई, शुक्रिया",
+    "बॉट हो या इंसान?",
+    "क्या कर रहे हो",
+]
+
+# small talk, then a word of a case: a question
+NOT_GREETINGS = [
+    "ok",
+    "I understand the notice period but what about rent?",
+    "i was very scared but now i know what to do",
+    "that answers my question about bail but what about custody",
+    "samajh nahi aaya",
+    "mujhe samajh nahi aa raha kya karu",
+    "kal baat karte hai vakil se, fees kitni hogi",
+    "कल बात करेंगे कोर्ट में क्या होगा",
+    "meri maa ki taraf se case kaise karu",
+    "मेरी माँ की तरफ से केस कैसे करूँ",
+    "byaj dar kam hai",
+    "tension kam nahi ho rahi, kya karu",
+    "man or woman, who gets custody?",
+    "salam alaikum, mera case kab hai",
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), ABUSIVE)
+def test_each_family_fires_with_its_reason(text: str, reason: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type == "abusive" and reason in decided.reasons, decided
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_victims_and_look_alikes_stay_questions(text: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type == "question", decided
+
+
+@pytest.mark.parametrize("text", GREETINGS)
+def test_small_talk_thanks_and_closings_are_greetings(text: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type == "greeting", decided
+
+
+@pytest.mark.parametrize("text", NOT_GREETINGS)
+def test_a_word_of_a_case_keeps_a_question(text: str) -> None:
+    decided = classify_message(text, shipped_rules())
+    assert decided.query_type != "greeting", decided
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("m.c. b.c.", "mc bc"), ("u.s. law", "us law"), ("a.b", "a b"), ("e.g rent", "e g rent")],
+)
+def test_two_letters_with_their_dots_are_joined(text: str, words: str) -> None:
+    assert words_of(text) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"), [("चु***या", "चूतिया"), ("ह**मी", "हरामी"), ("ज़***ज़", "ज ज")]
+)
+def test_masked_devanagari_resolves_to_a_lexicon_word(text: str, words: str) -> None:
+    assert shipped_rules().compiled.prepare(text).words == words
