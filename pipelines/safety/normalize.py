@@ -48,6 +48,10 @@ _MASKED = re.compile(r"(?<![\w*])[a-z][a-z*]*\*[a-z*]*(?![\w*])")
 _MASKED_INDIC = re.compile(
     r"(?<![\u0900-\u097f*])[\u0900-\u097f]+\*+[\u0900-\u097f]+(?![\u0900-\u097f*])"
 )
+# "बे व कू फ़": Devanagari syllables spelled apart by spaces, joined only into a lexicon word
+_INDIC_SPACED = re.compile(
+    r"(?<![\u0900-\u097f])(?:[\u0900-\u097f]{1,2} ){2,}[\u0900-\u097f]{1,2}(?![\u0900-\u097f])"
+)
 _LONG_VOWELS = str.maketrans("\u0940\u0942", "\u093f\u0941")  # ी ू read as ि ु
 _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bwon't\b"), "will not"),
@@ -108,6 +112,8 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
         spelled = _MASKED.sub(_unmasker(by_length), spelled)
         if not spelled.isascii():
             spelled = _MASKED_INDIC.sub(_indic_unmasker(by_length), spelled)
+    if not spelled.isascii() and vocab:
+        spelled = _INDIC_SPACED.sub(lambda m: _join_known(m.group(0).split(), vocab), spelled)
     if "http" in spelled or "www." in spelled:
         spelled = _URL.sub(" ", spelled)
     for pattern, replacement in _CONTRACTIONS:
@@ -137,6 +143,21 @@ def _unmasker(by_length: Mapping[int, tuple[str, ...]]) -> Callable[[re.Match[st
         return token
 
     return unmask
+
+
+def _join_known(syllables: list[str], vocab: frozenset[str]) -> str:
+    """The longest runs of three or more syllables that spell a lexicon word, joined."""
+    out, start = [], 0
+    while start < len(syllables):
+        for end in range(len(syllables), start + 2, -1):
+            if "".join(syllables[start:end]) in vocab:
+                out.append("".join(syllables[start:end]))
+                start = end
+                break
+        else:
+            out.append(syllables[start])
+            start += 1
+    return " ".join(out)
 
 
 def _indic_unmasker(by_length: Mapping[int, tuple[str, ...]]) -> Callable[[re.Match[str]], str]:

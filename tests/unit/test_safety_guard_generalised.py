@@ -53,6 +53,27 @@ ABUSIVE = [
     ("अबे बीसी चुप", "abuse.hi.abbreviation"),
     ("चु***या", "abuse.hi.bare_insult"),
     ("मादर***द", "abuse.hi.bare_insult"),
+    ("बे व कू फ़ बॉट", "abuse.hi.insult_assistant_noun"),
+    # mocking praise, the IQ of a thing, "sucks"
+    ("great job genius, you got it wrong again", "abuse.en.mock_vocative"),
+    ("you have the iq of a potato", "abuse.en.iq_of"),
+    ("this bot sucks", "abuse.en.assistant_sucks"),
+    # junk talk, hopelessness, "ghanta", junk answers, dismissals
+    ("kya bakwas kar raha hai", "abuse.hinglish.junk_talk"),
+    ("तू क्या बकवास कर रहा है", "abuse.hi.junk_talk"),
+    ("tera kuch nahi ho sakta", "abuse.hinglish.hopeless_you"),
+    ("तेरे बस का कुछ नहीं", "abuse.hi.hopeless_you"),
+    ("ghanta help karega tu", "abuse.hinglish.ghanta"),
+    ("घंटा मदद करेगा तू", "abuse.hi.ghanta"),
+    ("tumhara jawab bakwas hai", "abuse.hinglish.your_answer_junk"),
+    ("तुम्हारा जवाब बकवास है", "abuse.hi.your_answer_junk"),
+    ("chal be nikal", "abuse.hinglish.dismissal"),
+    ("चुप कर", "abuse.hi.dismissal"),
+    # the bin, nobody would take you, punishment for the makers
+    ("tujhe kabaad me fek dena chahiye", "abuse.hinglish.belong_in_bin"),
+    ("तुझे कबाड़ में फेंक दूँगा", "abuse.hi.belong_in_bin"),
+    ("tere jaise bot ko toh kabaadi bhi na le", "abuse.hinglish.nobody_takes_you"),
+    ("तेरा कोड लिखने वाले को नौकरी से निकाल देना चाहिए", "abuse.hi.punish_makers"),
 ]
 
 QUESTIONS = [
@@ -80,6 +101,19 @@ QUESTIONS = [
     "M.C. Mehta case kya tha?",
     "U.P. police ne FIR nahi likhi, kya karu?",
     "the u.s. law on this?",
+    # the new insult words, reported or in a case
+    'my boss asked me "can you be any more useless?" in front of everyone. can i complain?',
+    'pati roz kehta hai "kya genius hai tu, kuch nahi aata", kya karu?',
+    'ससुर बोलते हैं "चुप कर", क्या यह घरेलू हिंसा है?',
+    "pati kehta hai chup kar, kya karu",
+    'my ex posted "you have the iq of a potato" on my photo, can i sue?',
+    "mera bhai kya bakwas kar raha hai samajh nahi aata",
+    "you have the memory of an elephant",
+    "my lawyer sucks, can i change him?",
+    "ghanta ghar kahan hai",
+    "purana saman kabaad me dena hai, receipt milegi?",
+    "तुम्हें कबाड़ में क्या मिला?",
+    "तू है तो ये",
 ]
 
 GREETINGS = [
@@ -116,6 +150,29 @@ GREETINGS = [
     "अब टेंशन कम हो गई, शुक्रिया",
     "बॉट हो या इंसान?",
     "क्या कर रहे हो",
+    # acknowledgements, chit-chat, gratitude
+    "haha",
+    "no worries",
+    "that's interesting",
+    "tell me a joke",
+    "will you be my friend",
+    "i like you",
+    "thanks so much, this means a lot",
+    "thank you, may god bless you and your family",
+    "many thanks for your kind help",
+    "koi baat nahi",
+    "bahut accha jawab diya",
+    "mazaa aa gaya",
+    "koi joke sunao",
+    "mujhse dosti karoge",
+    "aapka ehsaan rahega",
+    "jaankari ke liye dhanyavaad",
+    "हम्म",
+    "माफ़ करना",
+    "बहुत अच्छा जवाब",
+    "एक चुटकुला सुनाओ",
+    "आपको बहुत आशीर्वाद",
+    "समय देने के लिए धन्यवाद",
 ]
 
 # small talk, then a word of a case: a question
@@ -134,6 +191,14 @@ NOT_GREETINGS = [
     "tension kam nahi ho rahi, kya karu",
     "man or woman, who gets custody?",
     "salam alaikum, mera case kab hai",
+    "sorry to bother, my landlord kept my deposit",
+    "are you busy? i need help with a case",
+    "i like you but what is section 498a",
+    "that's interesting, so what happens at the hearing?",
+    "jaankari ke liye kahan jaun",
+    "bahut accha jawab diya par ab bail kaise milegi",
+    "कोई बात नहीं सुनता पुलिस में, क्या करूँ",
+    "समय देने के लिए कोर्ट ने क्या कहा",
 ]
 
 
