@@ -173,6 +173,16 @@ GREETINGS = [
     "एक चुटकुला सुनाओ",
     "आपको बहुत आशीर्वाद",
     "समय देने के लिए धन्यवाद",
+    # the day, tiredness, a problem solved, knowing what to do, appreciation, relief
+    "aapka din kaisa raha",
+    "क्या आप थकते नहीं",
+    "tum robot ho na",
+    "aapki wajah se meri problem solve ho gayi",
+    "अब मुझे पता है क्या करना है",
+    "आपने मेरी बहुत मदद की",
+    "i appreciate your patience",
+    "thanks a lot, my mind is at peace now",
+    "thank you, now i feel confident to go to the police",
 ]
 
 # small talk, then a word of a case: a question
@@ -199,6 +209,12 @@ NOT_GREETINGS = [
     "bahut accha jawab diya par ab bail kaise milegi",
     "कोई बात नहीं सुनता पुलिस में, क्या करूँ",
     "समय देने के लिए कोर्ट ने क्या कहा",
+    "what do you like",
+    "aaj kya kiya police ne mere case me",
+    "ab mujhe pata hai kya karna hai par fees kitni hai",
+    "i appreciate your help but what about custody",
+    "thanks, now i am ready to file the case but what documents?",
+    "तुम रोबोट हो ना, मेरा केस देखो",
 ]
 
 
