@@ -74,6 +74,21 @@ ABUSIVE = [
     ("तुझे कबाड़ में फेंक दूँगा", "abuse.hi.belong_in_bin"),
     ("tere jaise bot ko toh kabaadi bhi na le", "abuse.hinglish.nobody_takes_you"),
     ("तेरा कोड लिखने वाले को नौकरी से निकाल देना चाहिए", "abuse.hi.punish_makers"),
+    # knowing nothing, shame, too clever, gone mad, no brain, nonsense, like an insult, waste
+    ("कुछ नहीं आता तुझे", "abuse.hi.knows_nothing_after"),
+    ("kuch nahi aata tujhe", "abuse.hinglish.knows_nothing_after"),
+    ("तुम्हें शर्म नहीं आती", "abuse.hi.no_shame"),
+    ("sharam aani chahiye tumhe", "abuse.hinglish.no_shame"),
+    ("ज्यादा दिमाग मत चला", "abuse.hi.too_clever"),
+    ("zyada dimag mat chala", "abuse.hinglish.too_clever"),
+    ("पागल हो गया है क्या", "abuse.hi.gone_mad"),
+    ("dimag hai ya nahi", "abuse.hinglish.brain_or_not"),
+    ("तेरी बकवास सुनकर सिर दर्द हो गया", "abuse.hi.your_nonsense"),
+    ("गधे जैसा जवाब", "abuse.hi.insults_like"),
+    ("बेवकूफों जैसी बातें मत कर", "abuse.hi.insults_like"),
+    ("तुझसे बात करना बेकार है", "abuse.hi.waste_talking"),
+    ("अक्ल के अंधे", "abuse.hi.bare_insult"),
+    ("chup reh", "abuse.hinglish.dismissal"),
 ]
 
 QUESTIONS = [
@@ -114,6 +129,14 @@ QUESTIONS = [
     "purana saman kabaad me dena hai, receipt milegi?",
     "तुम्हें कबाड़ में क्या मिला?",
     "तू है तो ये",
+    "mujhe sharam aati hai ye batane me, pati maarta hai",
+    "मुझे शर्म आती है, पति मारता है, क्या करूँ",
+    "mera beta pagal ho gaya hai kya karu",
+    "kya bachche ka dimag hai ya nahi ye doctor batayega?",
+    "पति की बकवास से तंग हूँ, तलाक कैसे लूँ",
+    "kuch nahi pata mujhe, kya karu",
+    "saas kehti hai chup reh, kya ye harassment hai",
+    "गधे जैसा काम करवाते हैं, मजदूरी कम देते हैं, क्या करें?",
 ]
 
 GREETINGS = [
