@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
@@ -81,6 +81,9 @@ class Prepared:
     flat: str
     words: str
     clauses: tuple[str, ...]
+    # what a detector decided about this text, so that one call does not decide it twice
+    # (the greeting is asked by the abuse rules and by the route)
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tokens(self) -> list[str]:

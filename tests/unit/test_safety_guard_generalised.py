@@ -4,9 +4,12 @@ a word of a case after the small talk, the BC category, the U.P. police, a dog t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pipelines.safety.classify import classify_message
+from pipelines.safety.greeting import detect_greeting
 from pipelines.safety.normalize import words_of
 from tests.unit._safety_rules import shipped_rules
 
@@ -278,3 +281,12 @@ def test_two_letters_with_their_dots_are_joined(text: str, words: str) -> None:
 )
 def test_masked_devanagari_resolves_to_a_lexicon_word(text: str, words: str) -> None:
     assert shipped_rules().compiled.prepare(text).words == words
+
+
+def test_the_greeting_is_decided_once_per_text_and_rules() -> None:
+    rules = shipped_rules()
+    prepared = rules.compiled.prepare("hello hello hello hello")
+    assert detect_greeting(prepared.raw, rules, prepared).flagged
+    assert prepared.memo  # the abuse rules and the route share this answer
+    fewer_words = replace(rules, greeting_max_words=3)  # other rules: decided anew
+    assert not detect_greeting(prepared.raw, fewer_words, prepared).flagged
