@@ -24,6 +24,16 @@ GREETING = Verdict(flagged=True, reasons=("greeting",))
 
 
 def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    if prepared is None or text != prepared.raw:
+        return _detect(text, rules, prepared)
+    key = ("greeting", id(rules))  # the abuse rules and the route ask about the same text
+    found = prepared.memo.get(key)
+    if not isinstance(found, Verdict):
+        found = prepared.memo[key] = _detect(text, rules, prepared)
+    return found
+
+
+def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
     compiled = rules.compiled
     longest = max(rules.greeting_max_chars, rules.greeting_closing_max_chars)
     if not compiled.greeting_full or len(text.strip()) > longest:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 INVISIBLE = re.compile(
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f"
@@ -28,6 +28,7 @@ _SPELLED = re.compile(
     r"(?<![^\W_])[^\W_](?P<sep>[-._*~/+])(?:[^\W_](?P=sep)){1,}[^\W_](?![^\W_])"
     r"|(?<![^\W_])[^\W_] (?:[^\W_] ){2,}[^\W_](?![^\W_])"
     r"|(?:(?<=  )|^)[^\W_](?: [^\W_])+(?=  |$)"  # "y o u  a r e": single letters, wide gaps
+    r"|(?<![^\W_.])[^\W_]\.[^\W_]\.(?![^\W_])"  # two letters with their dots: "m.c.", "u.s."
     # Indic syllables (a letter with its vowel signs) spelled apart: "क-मी-ने", "ह.रा.मी"
     r"|(?<![\w\u0900-\u0dff])[\u0900-\u0963\u0970-\u0dff]{1,3}(?P<isep>[-._*~/+])"
     r"(?:[\u0900-\u0963\u0970-\u0dff]{1,3}(?P=isep))+[\u0900-\u0963\u0970-\u0dff]{1,3}"
@@ -43,6 +44,15 @@ _LEET_WORD = re.compile(r"\b(?=\w*[a-z]\w*[a-z])(?=\w*[013457])\w+\b")
 _LEET = str.maketrans("013457@$!|+", "oieastasiit")
 _HASH_MASK = re.compile(r"(?<=[a-z])#(?=[a-z])")
 _MASKED = re.compile(r"(?<![\w*])[a-z][a-z*]*\*[a-z*]*(?![\w*])")
+# "चु***या": Devanagari letters masked; the stars stand for a few letters, not one each
+_MASKED_INDIC = re.compile(
+    r"(?<![\u0900-\u097f*])[\u0900-\u097f]+\*+[\u0900-\u097f]+(?![\u0900-\u097f*])"
+)
+# "बे व कू फ़": Devanagari syllables spelled apart by spaces, joined only into a lexicon word
+_INDIC_SPACED = re.compile(
+    r"(?<![\u0900-\u097f])(?:[\u0900-\u097f]{1,2} ){2,}[\u0900-\u097f]{1,2}(?![\u0900-\u097f])"
+)
+_LONG_VOWELS = str.maketrans("\u0940\u0942", "\u093f\u0941")  # ी ू read as ि ु
 _CONTRACTIONS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bwon't\b"), "will not"),
     (re.compile(r"\bcan't\b"), "can not"),
@@ -71,6 +81,9 @@ class Prepared:
     flat: str
     words: str
     clauses: tuple[str, ...]
+    # what a detector decided about this text, so that one call does not decide it twice
+    # (the greeting is asked by the abuse rules and by the route)
+    memo: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def tokens(self) -> list[str]:
@@ -100,6 +113,10 @@ def prepare(text: str, vocab: frozenset[str], by_length: Mapping[int, tuple[str,
         spelled = _HASH_MASK.sub("*", spelled)
     if "*" in spelled:
         spelled = _MASKED.sub(_unmasker(by_length), spelled)
+        if not spelled.isascii():
+            spelled = _MASKED_INDIC.sub(_indic_unmasker(by_length), spelled)
+    if not spelled.isascii() and vocab:
+        spelled = _INDIC_SPACED.sub(lambda m: _join_known(m.group(0).split(), vocab), spelled)
     if "http" in spelled or "www." in spelled:
         spelled = _URL.sub(" ", spelled)
     for pattern, replacement in _CONTRACTIONS:
@@ -126,6 +143,44 @@ def _unmasker(by_length: Mapping[int, tuple[str, ...]]) -> Callable[[re.Match[st
         for word in by_length.get(len(token), ()):
             if shape.fullmatch(word):
                 return word
+        return token
+
+    return unmask
+
+
+def _join_known(syllables: list[str], vocab: frozenset[str]) -> str:
+    """The longest runs of three or more syllables that spell a lexicon word, joined."""
+    out, start = [], 0
+    while start < len(syllables):
+        for end in range(len(syllables), start + 2, -1):
+            if "".join(syllables[start:end]) in vocab:
+                out.append("".join(syllables[start:end]))
+                start = end
+                break
+        else:
+            out.append(syllables[start])
+            start += 1
+    return " ".join(out)
+
+
+def _indic_unmasker(by_length: Mapping[int, tuple[str, ...]]) -> Callable[[re.Match[str]], str]:
+    """A lexicon word that starts and ends with the unmasked letters, about as long."""
+
+    def unmask(match: re.Match[str]) -> str:
+        token = match.group(0)
+        head, tail = (
+            part.translate(_LONG_VOWELS)
+            for part in (token[: token.index("*")], token[token.rindex("*") + 1 :])
+        )
+        for length in (len(token), len(token) - 1, len(token) + 1, len(token) - 2, len(token) + 2):
+            for word in by_length.get(length, ()):
+                folded = word.translate(_LONG_VOWELS)
+                if (
+                    folded.startswith(head)
+                    and folded.endswith(tail)
+                    and len(folded) > len(head) + len(tail)
+                ):
+                    return word
         return token
 
     return unmask

@@ -119,10 +119,9 @@ def _greeting(
     if closings:  # a phrase and a closing remark, in either order, with any other units
         said = "|".join(_greeting_patterns(languages, fold, part="bare_patterns"))
         unit = f"(?:{core}|{said}|{alternation(fillers)})(?: |$)"
-        one, other = f"{phrases}(?: |$)", f"(?:{said})(?: |$)"
-        return re.compile(
-            rf"(?:{unit})*(?:{one}(?:{unit})*{other}|{other}(?:{unit})*{one})(?:{unit})*"
-        )
+        # each part compiled once: lookaheads find the phrase and the remark, units cover all
+        one, other = f"(?:^|(?<= )){phrases}(?: |$)", f"(?:^|(?<= ))(?:{said})(?: |$)"
+        return re.compile(rf"(?=.*?{one})(?=.*?{other})(?:{unit})*")
     unit = f"(?:{core}|{alternation(fillers)})(?: |$)"
     return re.compile(rf"(?:{alternation(fillers)} )*{core}(?: |$)(?:{unit})*")
 

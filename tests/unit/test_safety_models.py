@@ -50,16 +50,16 @@ def with_models(insult: LinearTextModel | None, injection: LinearTextModel | Non
 
 def test_insult_model_decides_what_the_rules_cannot() -> None:
     model = keyed_on("doorknob")
-    verdict = detect_abuse("you have the brains of a doorknob", with_models(model, None))
+    verdict = detect_abuse("you argue like a doorknob", with_models(model, None))
     assert verdict.flagged
     assert _score(verdict.reasons[0], "abuse.model") > 0.9
-    assert model.seen == ["you have the brains of a doorknob"]
+    assert model.seen == ["you argue like a doorknob"]
 
 
 def test_insult_model_below_threshold_passes() -> None:
     model = keyed_on("doorknob")
     rules = with_models(model, None).plugged(insult_model_threshold=1.0)
-    assert not detect_abuse("you have the brains of a doorknob", rules).flagged
+    assert not detect_abuse("you argue like a doorknob", rules).flagged
     assert model.seen
 
 
