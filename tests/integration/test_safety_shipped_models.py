@@ -92,7 +92,7 @@ def test_hard_negatives_stay_questions(text: str) -> None:
 
 
 MODEL_ONLY = [
-    ("you have the brains of a doorknob", "abuse.model"),
+    ("you have the charm of a wet sock", "abuse.model"),  # no rule reads it: the model decides
     ("you really should crawl back under whatever rock you came from", "abuse.model"),
 ]
 
