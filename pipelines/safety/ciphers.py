@@ -1,6 +1,6 @@
 """More hidden text: Morse, binary, percent escapes between words, Caesar shifts, letters run
 together ("ignorepreviousinstructions", "i g n o r e p r e v i o u s"), leetspeak where 1 is
-an l ("ru135") and strings assembled with + ('sys' + 'tem pro' + 'mpt').
+an l ("ru135"), strings assembled with + ('sys' + 'tem pro' + 'mpt') and Pig Latin.
 
 `deciphered` returns (transform, text) forms to be checked again like a message. As with
 encodings.unscrambled, a form is kept only when it shows a cue word (safety.yaml `decode_cues`)
@@ -30,6 +30,7 @@ _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0-9])[a-z0-9]{3,}\b")
 _CONCAT = re.compile(r"""(['"])([^'"\n]{0,40})\1(?:\s*\+\s*(['"])[^'"\n]{0,40}\3)+""")
 _ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
 _FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
+_PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b")
 _LEET = str.maketrans("0345789", "oeastbg")
 # "!" and "|" written for an i inside a word or before one ("pr!nt", "!nstruct!0ns")
 _SYMBOL_I = re.compile(r"(?<=[a-z0-9])[!|](?=[a-z0-9])|(?<![\w!|])[!|](?=[a-z]{2})")
@@ -63,6 +64,7 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     symbols = _SYMBOL_I.sub("i", lowered)
     candidates.append(("leet", _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), symbols)))
     candidates.append(("concatenated", _joined_strings(text)))
+    candidates.append(("pig_latin", _from_pig_latin(lowered, vocabulary)))
     candidates += _caesar(lowered, own, cues)
     for transform, form in candidates:
         if form != lowered and not (set(_LATIN_WORD.findall(form)) - own).isdisjoint(cues):
@@ -82,6 +84,21 @@ def _unleet(word: str, vocabulary: frozenset[str]) -> str:
     as_i = word.replace("1", "i")
     as_l = re.sub(r"(?<=[a-z])1", "l", word).replace("1", "i")
     return as_l if as_l in vocabulary and as_i not in vocabulary else as_i
+
+
+def _from_pig_latin(lowered: str, vocabulary: frozenset[str]) -> str:
+    """'ignoreway allway eviouspray' -> 'ignore all previous': only when at least three words
+    end in -ay; the moved consonants (up to three) are put back where that makes a known word."""
+    if len(_PIG_WORD.findall(lowered)) < 3:
+        return lowered
+    return _PIG_WORD.sub(lambda m: _unpig(m.group(1), vocabulary), lowered)
+
+
+def _unpig(stem: str, vocabulary: frozenset[str]) -> str:
+    forms = [stem[-k:] + stem[:-k] for k in (1, 2, 3) if len(stem) > k]
+    if stem.endswith("w"):
+        forms.insert(0, stem[:-1])
+    return next((form for form in forms if form in vocabulary), forms[0] if forms else stem)
 
 
 def _split_run_together(lowered: str, cues: frozenset[str]) -> str:
