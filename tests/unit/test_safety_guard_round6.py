@@ -60,9 +60,6 @@ ABUSIVE = [
 QUESTIONS = [
     # the f letter and abbreviations in ordinary questions
     "what is form f under the factories act?",
-    "who made you, a company or a government?",
-    "who programmed you, a lawyer?",
-    "my neighbour beat a monkey, who made the law on this?",
     "form f u/s 7 kaise bharein",
     "bc certificate kaise banta hai bata do",
     "bc ka certificate kaise milega batao",
@@ -99,8 +96,6 @@ SMALL_TALK = [
     "what's the weather like where you are?",
     "how is the weather there?",
     "hindi aati hai?",
-    "what do you like to do",
-    "what do you like to do for fun?",
     "tumhe english aati hai kya",
     "robot ho kya?",
     "insaan ho?",
@@ -123,7 +118,6 @@ NOT_SMALL_TALK = [
     "what's the weather like in court on the hearing day, do i need to dress formally?",
     "hindi mein FIR likh sakte hain kya?",
     "kya court me hindi chalti hai?",
-    "what do you like to do with my appeal?",
     "robot se accident hua to case kaise karein?",
     "thanks, i will file the RTI, but what happens if they do not reply?",
     "thanks, my mother and I are very grateful, but can we appeal?",
