@@ -159,8 +159,9 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         if "reporting_cues" not in block.lists:
             continue
         fold, where = block_fold(language, block), f"abuse.{language}.reporting_cues"
-        self_reporters = "{!self_reporters}" if "self_reporters" in block.lists else ""
-        cue = expand(self_reporters + "{reporting_cues}", block.lists, where, fold)
+        # not a report right after the writer or reader, or a how-to ("FIR kaise likhte hai")
+        negated = "".join(f"{{!{n}}}" for n in ("self_reporters", "how_to") if n in block.lists)
+        cue = expand(negated + "{reporting_cues}", block.lists, where, fold)
         helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
         victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
         found.append(

@@ -67,7 +67,7 @@ QUESTIONS = [
     "morning, my landlord kept my deposit",
     "Hi, I'm Asha",
     "good",
-    "ok",
+    "ok, bail?",  # "ok" alone is small talk since round 6; with a case word it asks
     "how",
     "what is up with bail",
     "Is anyone there to help with my eviction?",

@@ -82,7 +82,7 @@ GREETINGS = [
 
 # small talk, then a word of a case: a question
 NOT_GREETINGS = [
-    "ok",
+    "ok but my landlord",  # "ok" alone is small talk since round 6
     "I understand the notice period but what about rent?",
     "i was very scared but now i know what to do",
     "that answers my question about bail but what about custody",
