@@ -8,7 +8,7 @@ import pytest
 
 from pipelines.safety.classify import classify_message
 from pipelines.safety.normalize import words_of
-from tests.unit._safety_rules import shipped_rules
+from tests.unit._safety_rules import assert_routed, shipped_rules
 
 ABUSIVE = [
     ("idiotttt", "abuse.en.bare_insult"),
@@ -54,8 +54,7 @@ QUESTIONS = [
 
 @pytest.mark.parametrize(("text", "reason"), ABUSIVE)
 def test_insults_at_the_reader_are_refused(text: str, reason: str) -> None:
-    decided = classify_message(text, shipped_rules())
-    assert decided.query_type == "abusive" and reason in decided.reasons
+    assert_routed(text, "abusive", reason)
 
 
 @pytest.mark.parametrize("text", QUESTIONS)

@@ -7,7 +7,7 @@ import pytest
 
 from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.classify import classify_message
-from tests.unit._safety_rules import shipped_rules
+from tests.unit._safety_rules import assert_routed, shipped_rules
 
 VICTIMS = [
     ("He keeps calling me a slut and a whore online, what are my legal options?", "en"),
@@ -40,8 +40,7 @@ NOT_ASKING = [
 
 @pytest.mark.parametrize(("text", "language"), VICTIMS)
 def test_victims_are_not_turned_away(text: str, language: str) -> None:
-    decided = classify_message(text, shipped_rules())
-    assert decided.query_type == "question", decided.reasons
+    assert_routed(text, "question")
 
 
 @pytest.mark.parametrize(("text", "language"), VICTIMS)
