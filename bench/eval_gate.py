@@ -11,7 +11,9 @@ question (reddit, Python FAQ and Debian FAQ dev halves, the sample knowledge bas
 other sets' dev questions and the sample file's own), and measured on the test splits (nyt,
 amazon, the FAQ test halves; out of scope: other sets' test questions). Baselines: the dense
 threshold 40 (the service default) and the dense threshold fitted on dev the same way (<= 3%).
-`--write` stores the fitted gate as a calibration.json.
+`--write` stores the fitted gate as a calibration.json. `--per-corpus`: the gate fitted on each
+test corpus's own questions, cross-fitted over two halves (bench/_gate_folds.py), against the
+dense threshold fitted the same way, the dev-fitted gate and the threshold 40.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import _gate_folds  # noqa: E402
 from bench._common import print_table  # noqa: E402
 from bench.eval_hybrid import CACHE, Asked, load  # noqa: E402
 from pipelines.coverage import gate_signals  # noqa: E402
@@ -66,20 +69,31 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--signals", nargs="*", default=[], help="fit on these signals only")
     parser.add_argument("--write", type=Path, help="write the fitted calibration here")
+    parser.add_argument("--per-corpus", action="store_true", help="fit per test corpus, 2 folds")
     args = parser.parse_args()
     asked = load(args.cache)
     by: dict[tuple[str, str], list[Example]] = {}
+    texts: dict[str, list[_gate_folds.Item]] = {}
     for a in asked:
         e = example(a)
         if args.signals:
             e = Example({k: e.signals[k] for k in args.signals}, e.correct, e.in_scope,
                         e.confidence)  # fmt: skip
         by.setdefault((a.corpus, a.question.split), []).append(e)
+        if a.question.split == "test":
+            texts.setdefault(a.corpus, []).append((a.question.text, e))
     dev = [e for (_, split), es in by.items() if split == "dev" for e in es]
     model = fit_gate(dev)
     dense_cut = cut_for([e.confidence for e in dev if e.in_scope], TARGET_IN_SCOPE_ABSTENTION)
     gates = {"dense 40": (None, 40.0), f"dense {dense_cut:g} (fit)": (None, dense_cut),
              "calibrated": (model, 0.0)}  # fmt: skip
+    if args.per_corpus:
+        fixed = {"calibrated, global (dev)": _gate_folds.calibrated(model),
+                 f"dense {dense_cut:.1f}, global (dev)": _gate_folds.dense(dense_cut),
+                 "dense 40 (default)": _gate_folds.dense(40.0)}  # fmt: skip
+        _gate_folds.cross_fit(texts, fixed)
+        _gate_folds.variants(texts)
+        return
     rows = []
     groups = {**{f"{c} {s}": es for (c, s), es in by.items()}}
     groups["ALL dev"] = dev

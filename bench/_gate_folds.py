@@ -1,0 +1,154 @@
+"""Per-corpus calibration, cross-fitted (bench/eval_gate.py --per-corpus).
+
+What a deployment does with `warden eval retrieval --calibrate`: fit the gate on its own corpus
+and questions. Each test corpus's in-scope and out-of-scope questions are split into two halves
+(within each class, ordered by sha256 of the question text, alternately A and B); the gate is
+fitted on A and reported on B, then fitted on B and reported on A, so every question is reported
+once, by a gate that never saw it. Fitting is the service's own (fit_gate, cut_for, the same 3%
+target). `variants` compares fitting choices by 5-fold cross-validation inside the fit halves
+only: the report halves never choose anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+
+from bench._common import print_table
+from pipelines.safety.confidence import GateCalibration, answer_gate, passes_gate
+from service.evaluation.calibration import (
+    TARGET_IN_SCOPE_ABSTENTION,
+    Example,
+    cut_for,
+    fit_gate,
+    fit_logistic,
+)
+
+Item = tuple[str, Example]  # (question text, its example)
+Gate = Callable[[Example], bool]  # True: the model is called
+Counts = tuple[int, int, int, int]  # in scope abstained, in scope, out of scope abstained, out
+Fitter = Callable[[list[Item]], Gate]
+
+
+def _hash(salt: str, text: str) -> bytes:
+    return hashlib.sha256(f"{salt}\0{text}".encode()).digest()
+
+
+def folds(items: Sequence[Item], k: int, salt: str = "fold") -> list[list[Item]]:
+    """k stratified folds: within each class, by hash order, round robin."""
+    out: list[list[Item]] = [[] for _ in range(k)]
+    for in_scope in (True, False):
+        members = sorted(
+            (i for i in items if i[1].in_scope == in_scope), key=lambda i: _hash(salt, i[0])
+        )
+        for n, item in enumerate(members):
+            out[n % k].append(item)
+    return out
+
+
+def dense(threshold: float) -> Gate:
+    return lambda e: passes_gate(e.confidence, threshold)
+
+
+def calibrated(model: GateCalibration) -> Gate:
+    return lambda e: answer_gate(e.confidence, e.signals, 0.0, model)
+
+
+def counts(gate: Gate, examples: Sequence[Example]) -> Counts:
+    inside = [not gate(e) for e in examples if e.in_scope]
+    outside = [not gate(e) for e in examples if not e.in_scope]
+    return sum(inside), len(inside), sum(outside), len(outside)
+
+
+def pooled(parts: Sequence[Counts]) -> Counts:
+    a, b, c, d = (sum(p[i] for p in parts) for i in range(4))
+    return a, b, c, d
+
+
+def cell(c: Counts) -> str:
+    return f"{c[0] / max(c[1], 1):.1%} / {c[2] / max(c[3], 1):.1%} ({c[0]}/{c[1]}, {c[2]}/{c[3]})"
+
+
+def fold_gates(fit: list[Item]) -> dict[str, tuple[Gate, str]]:
+    """The gates fitted on one half: the calibrated gate and the dense threshold (<= 3%)."""
+    examples = [e for _, e in fit]
+    model = fit_gate(examples)
+    cut = cut_for([e.confidence for e in examples if e.in_scope], TARGET_IN_SCOPE_ABSTENTION)
+    return {
+        "calibrated, fitted per corpus": (calibrated(model), f"cut {model.cut:.3f}"),
+        "dense, fitted per corpus": (dense(cut), f"threshold {cut:.1f}"),
+    }
+
+
+def cross_fit(corpora: dict[str, list[Item]], fixed: dict[str, Gate]) -> None:
+    """Prints, per corpus and gate, the pooled rates and each fold's."""
+    rows, fold_rows = [], []
+    for name, items in corpora.items():
+        a, b = folds(items, 2)
+        per_gate: dict[str, list[Counts]] = {}
+        for fit, report, label in ((a, b, "fit A, report B"), (b, a, "fit B, report A")):
+            reported = [e for _, e in report]
+            gates = {**fold_gates(fit), **{k: (g, "") for k, g in fixed.items()}}
+            for gate_name, (gate, note) in gates.items():
+                c = counts(gate, reported)
+                per_gate.setdefault(gate_name, []).append(c)
+                fit_c = counts(gate, [e for _, e in fit])
+                fold_rows.append([name, label, gate_name, note, cell(fit_c), cell(c)])
+        for gate_name, parts in per_gate.items():
+            rows.append([name, gate_name, cell(pooled(parts))])
+    heads = ["corpus", "gate", "in-scope / out-of-scope abstention, pooled (abstained/asked)"]
+    print_table(heads, rows, "cross-fitted per corpus: every question reported once")
+    heads = ["corpus", "fold", "gate", "fitted", "fit half: in / out", "report half: in / out"]
+    print_table(heads, fold_rows, "fold by fold")
+
+
+def _l2_fitter(l2: float, oof_cut: bool) -> Fitter:
+    """fit_gate with another L2 strength; the cut on the fit's own (in-sample) probabilities
+    as shipped, or on out-of-fold probabilities (5-fold inside what is fitted)."""
+
+    def fit(items: list[Item]) -> Gate:
+        examples = [e for _, e in items]
+        names = sorted({n for e in examples for n in e.signals})
+
+        def model_of(part: Sequence[Example]) -> GateCalibration:
+            rows = [[e.signals.get(n, 0.0) for n in names] for e in part]
+            weights, bias = fit_logistic(rows, [e.in_scope for e in part], l2=l2)
+            return GateCalibration(dict(zip(names, weights, strict=True)), bias, 0.0)
+
+        model = model_of(examples)
+        scored: list[float] = []
+        if not oof_cut:
+            scored = [model.probability(e.signals) for e in examples if e.in_scope]
+        for held in folds(items, 5, "cut") if oof_cut else []:
+            out = {id(i) for i in held}
+            trained = model_of([e for i in items if id(i) not in out for e in [i[1]]])
+            scored += [trained.probability(e.signals) for _, e in held if e.in_scope]
+        cut = cut_for(scored, TARGET_IN_SCOPE_ABSTENTION)
+        return calibrated(GateCalibration(model.weights, model.bias, cut))
+
+    return fit
+
+
+VARIANTS: dict[str, Fitter] = {
+    "shipped: L2 1, cut in-sample": _l2_fitter(1.0, False),
+    "L2 10, cut in-sample": _l2_fitter(10.0, False),
+    "L2 1, cut out-of-fold": _l2_fitter(1.0, True),
+    "L2 10, cut out-of-fold": _l2_fitter(10.0, True),
+}
+
+
+def variants(corpora: dict[str, list[Item]], repeats: int = 4) -> None:
+    """5-fold cross-validation (repeated with other hashes) inside each fit half."""
+    rows = []
+    for name, items in corpora.items():
+        for half, fit in zip("AB", folds(items, 2), strict=True):
+            for label, fitter in VARIANTS.items():
+                parts = []
+                for r in range(repeats):
+                    inner = folds(fit, 5, f"cv{r}")
+                    for held in inner:
+                        trained = fitter([i for part in inner if part is not held for i in part])
+                        parts.append(counts(trained, [e for _, e in held]))
+                rows.append([name, f"fit half {half}", label, cell(pooled(parts))])
+    heads = ["corpus", "inside", "fitting", "in / out abstention (5-fold CV, pooled repeats)"]
+    print_table(heads, rows, "fitting choices, compared on the fit halves only")
