@@ -21,7 +21,6 @@ from service.evaluation.calibration import (
     Example,
     cut_for,
     fit_gate,
-    fit_logistic,
 )
 
 Item = tuple[str, Example]  # (question text, its example)
@@ -102,38 +101,21 @@ def cross_fit(corpora: dict[str, list[Item]], fixed: dict[str, Gate]) -> None:
     print_table(heads, fold_rows, "fold by fold")
 
 
-def _l2_fitter(l2: float, oof_cut: bool) -> Fitter:
-    """fit_gate with another L2 strength; the cut on the fit's own (in-sample) probabilities
-    as shipped, or on out-of-fold probabilities (5-fold inside what is fitted)."""
+def _fitter(l2: float, out_of_fold_cut: bool) -> Fitter:
+    """The service's fit_gate with this L2 strength and cut rule."""
 
     def fit(items: list[Item]) -> Gate:
         examples = [e for _, e in items]
-        names = sorted({n for e in examples for n in e.signals})
-
-        def model_of(part: Sequence[Example]) -> GateCalibration:
-            rows = [[e.signals.get(n, 0.0) for n in names] for e in part]
-            weights, bias = fit_logistic(rows, [e.in_scope for e in part], l2=l2)
-            return GateCalibration(dict(zip(names, weights, strict=True)), bias, 0.0)
-
-        model = model_of(examples)
-        scored: list[float] = []
-        if not oof_cut:
-            scored = [model.probability(e.signals) for e in examples if e.in_scope]
-        for held in folds(items, 5, "cut") if oof_cut else []:
-            out = {id(i) for i in held}
-            trained = model_of([e for i in items if id(i) not in out for e in [i[1]]])
-            scored += [trained.probability(e.signals) for _, e in held if e.in_scope]
-        cut = cut_for(scored, TARGET_IN_SCOPE_ABSTENTION)
-        return calibrated(GateCalibration(model.weights, model.bias, cut))
+        return calibrated(fit_gate(examples, l2=l2, out_of_fold_cut=out_of_fold_cut))
 
     return fit
 
 
 VARIANTS: dict[str, Fitter] = {
-    "shipped: L2 1, cut in-sample": _l2_fitter(1.0, False),
-    "L2 10, cut in-sample": _l2_fitter(10.0, False),
-    "L2 1, cut out-of-fold": _l2_fitter(1.0, True),
-    "L2 10, cut out-of-fold": _l2_fitter(10.0, True),
+    "before: L2 1, in-sample cut": _fitter(1.0, False),
+    "L2 10, in-sample cut": _fitter(10.0, False),
+    "L2 1, lower of in-sample and out-of-fold cut": _fitter(1.0, True),
+    "shipped: L2 10, lower of the two": _fitter(10.0, True),
 }
 
 
