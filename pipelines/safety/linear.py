@@ -16,6 +16,7 @@ import math
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 FORMAT = "warden-linear-text/1"
@@ -37,9 +38,24 @@ def feature_names(clauses: Sequence[str], char_ngrams: tuple[int, ...] = ()) -> 
 def hashed_features(
     clauses: Sequence[str], buckets: int, char_ngrams: tuple[int, ...] = ()
 ) -> list[int]:
-    """The distinct slots of the features of a message's normalised clauses, sorted."""
-    names = feature_names(clauses, char_ngrams)
-    return sorted({zlib.crc32(name.encode()) % buckets for name in names})
+    """The distinct slots of the features of a message's normalised clauses, sorted: the
+    slots of `feature_names`, with each word's own features hashed once per process."""
+    slots: set[int] = set()
+    for clause in clauses:
+        tokens = clause.split()
+        slots.update(
+            zlib.crc32(f"b:{a} {b}".encode()) % buckets
+            for a, b in zip(tokens, tokens[1:], strict=False)
+        )
+        for token in tokens:
+            slots.update(_word_slots(token, buckets, char_ngrams))
+    return sorted(slots)
+
+
+@lru_cache(maxsize=2**16)
+def _word_slots(token: str, buckets: int, char_ngrams: tuple[int, ...]) -> tuple[int, ...]:
+    names = feature_names((token,), char_ngrams)
+    return tuple({zlib.crc32(name.encode()) % buckets for name in names})
 
 
 @dataclass(frozen=True)
@@ -54,7 +70,11 @@ class LinearTextModel:
     def probability(self, clauses: Sequence[str]) -> float:
         if isinstance(clauses, str):
             raise TypeError("probability() takes the clauses of a message, not one string")
-        slots = hashed_features(clauses, self.buckets, self.char_ngrams)
+        return self.probability_of(hashed_features(clauses, self.buckets, self.char_ngrams))
+
+    def probability_of(self, slots: Sequence[int]) -> float:
+        """The probability for already hashed features (`hashed_features` with this model's
+        buckets and char_ngrams)."""
         if not slots:
             return 1 / (1 + math.exp(-self.bias))
         total = sum(self.weights.get(slot, 0.0) for slot in slots) / math.sqrt(len(slots))

@@ -114,3 +114,13 @@ BAD = [
 def test_bad_mappings_are_refused(changes: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         LinearTextModel.from_mapping(_mapping(**changes))
+
+
+@pytest.mark.parametrize(
+    "clauses", [("you are a doorknob", "hello"), ("तुम बेवकूफ हो",), ("a a a",), ()]
+)
+def test_hashed_features_are_the_slots_of_the_feature_names(clauses: tuple[str, ...]) -> None:
+    for ngrams in ((), (2, 3, 4)):
+        names = feature_names(clauses, ngrams)
+        expected = sorted({zlib.crc32(n.encode()) % 4096 for n in names})
+        assert hashed_features(clauses, 4096, ngrams) == expected
