@@ -51,6 +51,7 @@ MESSAGE_FILES = (
     "guards_injection_v7.jsonl",
     "guards_injection_v8.jsonl",
     "guards_injection_v9.jsonl",
+    "guards_injection_v10.jsonl",
 )
 
 

@@ -15,6 +15,7 @@ import yaml
 from pipelines.deps import PipelineConfig
 from pipelines.safety.confidence import GateCalibration
 from pipelines.safety.linear import LinearTextModel
+from pipelines.safety.message_models import HEADS, MessageModels
 from pipelines.safety.rules import SafetyRules
 from service.settings import Settings
 
@@ -23,6 +24,8 @@ DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
 ALLOWLIST_FILE = "allowlist.json"
 CALIBRATION_FILE = "calibration.json"  # written by `warden eval retrieval --calibrate`
 SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/train_classifiers.py
+# models/message_<head>.json, trained by bench/train_message_models.py
+MESSAGE_MODELS = tuple(f"message_{head}" for head in HEADS)
 
 
 def _read_yaml(path: Path) -> Mapping[str, Any]:
@@ -70,12 +73,15 @@ def load_safety_model(config_dir: Path, name: str) -> LinearTextModel:
 
 
 def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> SafetyRules:
-    """safety.yaml, with the insult and injection models plugged in unless `models` is False."""
+    """safety.yaml, with the insult, injection and message models plugged in unless `models`
+    is False."""
     config_dir = config_dir or DEFAULT_CONFIG_DIR
     rules = SafetyRules.from_mapping(_read_yaml(config_dir / "safety.yaml"))
     if not models:
         return rules
-    return rules.with_models(*(load_safety_model(config_dir, name) for name in SAFETY_MODELS))
+    rules = rules.with_models(*(load_safety_model(config_dir, name) for name in SAFETY_MODELS))
+    heads = (load_safety_model(config_dir, name) for name in MESSAGE_MODELS)
+    return rules.plugged(message_models=MessageModels(*heads))
 
 
 def calibration_path(settings: Settings) -> Path:

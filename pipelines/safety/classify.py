@@ -2,9 +2,10 @@
 
 Order: abuse, then injection (either makes the message "abusive"; abuse is the commoner reject
 and the cheaper check, so an insult is refused without the injection decoders), then greeting;
-anything else is a question. A message the abuse rules looked at closely (a quoted mention, reported
-speech) is never a greeting; praise they spared ("you are the best, thanks") may be. The text
-is normalised once and shared by the detectors.
+then the message models (pipelines/safety/second_look.py) on a message no rule decided or
+looked at closely; anything else is a question. A message the abuse rules looked at closely (a
+quoted mention, reported speech) is never a greeting; praise they spared ("you are the best,
+thanks") may be. The text is normalised once and shared by the detectors.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.greeting import detect_greeting, mentions_greeting
 from pipelines.safety.injection import detect_injection
 from pipelines.safety.rules import SafetyRules
+from pipelines.safety.second_look import second_look
 from pipelines.state import Classification
 
 __all__ = ["Classification", "classify_message"]
@@ -33,6 +35,10 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
     greeting = detect_greeting(text, rules, prepared)
     if greeting.flagged and all(note.startswith(SPARED) for note in notes):
         return Classification("greeting", greeting.reasons)
+    if rules.message_models is not None and not notes:
+        second = second_look(text, prepared, rules)
+        if second is not None:
+            return second
     if mentions_greeting(text, rules, prepared):
         notes.insert(0, "question.greeting_with_content")
     return Classification("question", tuple(notes) or ("question",))

@@ -30,6 +30,8 @@ from pipelines.safety.spelling import Fold
 __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "alternation"]
 
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
+# the words that address the reader in any language (the message models' gate)
+ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you")
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
@@ -44,6 +46,7 @@ class CompiledRules:
     abuse_spares: tuple[tuple[str, re.Pattern[str]], ...]  # (name, regex): spans to cut out
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
+    addressed_words: frozenset[str]
     request_opener: re.Pattern[str]
     conditional_opener: re.Pattern[str]
     profanity_words: frozenset[str]
@@ -100,6 +103,7 @@ def compile_rules(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
         direction_words=_single_words(abuse, DIRECTION_LISTS),
+        addressed_words=_single_words(abuse, ADDRESS_LISTS),
         request_opener=_opener(abuse, "request_openers"),
         conditional_opener=_opener(abuse, "conditional_openers"),
         profanity_words=_single_words(abuse, ("profanity",)),

@@ -14,6 +14,7 @@ from typing import Any
 
 from pipelines.safety.compiled import CompiledRules, compile_rules
 from pipelines.safety.linear import LinearTextModel
+from pipelines.safety.message_models import MessageModels, MessageThresholds
 from pipelines.safety.ruleset import RuleSet
 
 # compiled rules by a digest of their sections: a process that loads the same rules again
@@ -59,11 +60,21 @@ class SafetyRules:
     insult_model_threshold: float = 0.5
     injection_model_threshold: float = 0.5
     injection_model_min_words: int = 20
+    # the message models (pipelines/safety/message_models.py); 1.0 turns a head off
+    message_insult_threshold: float = 0.85
+    message_injection_threshold: float = 0.85
+    message_social_threshold: float = 0.75
+    message_social_question_threshold: float = 0.9
+    message_models_max_words: int = 150
+    message_models_min_words: int = 3
+    message_social_min_words: int = 2
+    message_social_max_words: int = 30
     # Optional text -> probability-of-toxic hook, consulted only when the rules cannot decide.
     toxicity_scorer: Callable[[str], float] | None = field(default=None, compare=False)
     # The shipped linear models (service/config/models/), consulted when no rule decides.
     insult_model: LinearTextModel | None = field(default=None, compare=False)
     injection_model: LinearTextModel | None = field(default=None, compare=False)
+    message_models: MessageModels | None = field(default=None, compare=False)
 
     @cached_property
     def compiled(self) -> CompiledRules:
@@ -91,6 +102,19 @@ class SafetyRules:
     ) -> SafetyRules:
         """The same rules with the linear models plugged in (None: that model is off)."""
         return self.plugged(insult_model=insult, injection_model=injection)
+
+    @property
+    def message_thresholds(self) -> MessageThresholds:
+        return MessageThresholds(
+            self.message_insult_threshold,
+            self.message_injection_threshold,
+            self.message_social_threshold,
+            self.message_social_question_threshold,
+            self.message_models_max_words,
+            self.message_models_min_words,
+            self.message_social_min_words,
+            self.message_social_max_words,
+        )
 
     def plugged(self, **hooks: Any) -> SafetyRules:
         """A copy with scorers, models or thresholds replaced; the compiled rules are shared,

@@ -1,0 +1,72 @@
+"""A second look at the messages the rules leave open: three linear models trained on
+hand-written legal-aid messages in English, Hinglish and Devanagari Hindi (pure).
+
+The rules name families ("ignore your rules", a gaali aimed at "tu"); a new writer's wording
+outruns them. These models read character n-grams of the normalised clauses, which carry
+over to spellings and phrasings the rules never listed. They are asked only when no rule
+decided and no rule looked closely (a quoted mention or reported speech is the rules' call,
+so a victim quoting abuse is never judged by a bag of n-grams), and only about chat-sized
+messages (pipelines/safety/second_look.py asks them). They share one feature vector:
+- `insult`: abuse aimed at the reader; a victim who reports it is spared as the rules spare
+  one (pipelines/safety/reported.py, with this head as the detector);
+- `injection`: prompt injection and extraction, only in a message that addresses the
+  assistant (you, tum, aap, the bot): documentation that says "override" or "instructions"
+  is not an attack;
+- `social`: greetings, thanks and small talk, only in a short message, and a question only
+  when it is about the assistant ("how are you?", not "what is bail?").
+
+Trained by bench/train_message_models.py; thresholds in safety.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+from pipelines.safety.linear import LinearTextModel, hashed_features
+
+HEADS = ("insult", "injection", "social")
+
+
+@dataclass(frozen=True)
+class MessageModels:
+    insult: LinearTextModel
+    injection: LinearTextModel
+    social: LinearTextModel
+
+    def __post_init__(self) -> None:
+        shapes = {(m.buckets, m.char_ngrams) for m in (self.insult, self.injection, self.social)}
+        if len(shapes) != 1:
+            raise ValueError("the message models must share buckets and char_ngrams")
+
+    @cached_property
+    def _weights(self) -> dict[int, tuple[float, float, float]]:
+        """slot -> the three heads' weights: one lookup per feature."""
+        heads = (self.insult, self.injection, self.social)
+        slots = set().union(*(head.weights for head in heads))
+        return {s: (heads[0].weights.get(s, 0.0), heads[1].weights.get(s, 0.0),
+                    heads[2].weights.get(s, 0.0)) for s in slots}  # fmt: skip
+
+    def scores(self, clauses: tuple[str, ...]) -> dict[str, float]:
+        """Each head's probability (LinearTextModel.probability), from one hashing."""
+        slots = hashed_features(clauses, self.insult.buckets, self.insult.char_ngrams)
+        found = [w for w in map(self._weights.get, slots) if w is not None]
+        scale = 1 / math.sqrt(len(slots)) if slots else 0.0
+        biases = (self.insult.bias, self.injection.bias, self.social.bias)
+        return {
+            name: 1 / (1 + math.exp(-(biases[i] + scale * math.fsum(w[i] for w in found))))
+            for i, name in enumerate(HEADS)
+        }
+
+
+@dataclass(frozen=True)
+class MessageThresholds:
+    insult: float
+    injection: float
+    social: float
+    social_question: float  # the social head's bar for a message with a "?"
+    max_words: int  # longer messages are not asked (pasted documents are the rules' work)
+    min_words: int  # nor shorter ones: a word or two is too little for a bag of n-grams
+    social_min_words: int  # the social head reads shorter ones ("thnks yr")
+    social_max_words: int

@@ -1,0 +1,88 @@
+"""second_look: the route the message models give a message the rules left open (pure).
+
+Asked by classify_message only when no rule decided and none looked closely, and only about
+messages of `message_models_min_words` to `message_models_max_words` words (the social head
+reads from `message_social_min_words`; it never greets a request for help or a legal matter).
+The insult and injection heads go through the rules' own sparing, with the head as the
+detector: a quoted phrase asked about, and a victim who reports what was said to them and asks
+for help, stay questions unless the rest of the message, read by the same head, is abuse or an
+attack.
+"""
+
+from __future__ import annotations
+
+from pipelines.safety.mentions import Detector, spare_quoted_mention
+from pipelines.safety.message_models import MessageModels
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.reported import spare_reported_speech
+from pipelines.safety.rules import SafetyRules
+from pipelines.safety.verdict import CLEAR, Verdict
+from pipelines.state import Classification
+
+_DETECTORS = {"insult": "abuse", "injection": "injection"}
+
+
+def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
+    """The route with the head's reason ("abusive", "greeting"), or None: a question."""
+    models, limits = rules.message_models, rules.message_thresholds
+    words = prepared.words.split()
+    if models is None or not words or len(words) > limits.max_words:
+        return None
+    score = _scores(models, prepared)
+    for head, detector in _DETECTORS.items():
+        detect = _head(models, head, rules)
+        verdict = detect(text, rules, prepared)
+        verdict = spare_quoted_mention(verdict, text, rules, detect, detector)
+        verdict = spare_reported_speech(verdict, text, rules, detect, prepared)
+        if verdict.flagged:
+            return Classification("abusive", verdict.reasons)
+    asks = "?" in text  # greeting a question costs its answer: the assistant must be asked,
+    bar = max(limits.social, limits.social_question) if asks else limits.social  # and surely
+    if (
+        _passes(score["social"], bar)
+        and limits.social_min_words <= len(words) <= limits.social_max_words
+        and (_addressed(prepared, rules) or not asks)
+        and not _asks_for_help(prepared, rules)
+    ):
+        return Classification("greeting", (f"greeting.model.messages:{score['social']:.2f}",))
+    return None
+
+
+def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
+    """One head as a detector; the injection head fires only on a message to the assistant."""
+    threshold = getattr(rules.message_thresholds, head)
+    name = f"{_DETECTORS[head]}.model.messages"
+
+    def detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
+        prepared = prepared or rules.compiled.prepare(text)
+        if len(prepared.words.split()) < rules.message_thresholds.min_words:
+            return CLEAR
+        if head == "injection" and not _addressed(prepared, rules):
+            return CLEAR
+        score = _scores(models, prepared)[head]
+        return Verdict.of([f"{name}:{score:.2f}"]) if _passes(score, threshold) else CLEAR
+
+    return detect
+
+
+def _scores(models: MessageModels, prepared: Prepared) -> dict[str, float]:
+    """The heads' scores, computed once per prepared text."""
+    key = ("message_models", id(models))
+    found = prepared.memo.get(key)
+    if not isinstance(found, dict):
+        found = prepared.memo[key] = models.scores(prepared.clauses)
+    return found
+
+
+def _passes(score: float, threshold: float) -> bool:
+    """A threshold of 1.0 or more turns the head off (a float sigmoid can round to 1.0)."""
+    return threshold < 1.0 and score >= threshold
+
+
+def _asks_for_help(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A request for help or a legal word ("help", "madad", "court", "शिकायत"): a question."""
+    return any(p.help.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
+
+
+def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:
+    return not rules.compiled.addressed_words.isdisjoint(prepared.words.split())

@@ -1,0 +1,137 @@
+"""Where the message models plug into classify: when they are asked, and what each head decides.
+
+Hand-made heads on the shipped rules: each scores high on one word only, so a test controls
+the scores and sees which gate let a verdict through.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+from pipelines.safety.classify import classify_message
+from pipelines.safety.linear import LinearTextModel
+from pipelines.safety.message_models import MessageModels
+from pipelines.safety.rules import SafetyRules
+from tests.unit._safety_rules import shipped_rules
+
+BUCKETS = 2**16
+NGRAMS = (3,)
+ABUSE = "abuse.model.messages"
+INJECTION = "injection.model.messages"
+GREETING = "greeting.model.messages"
+
+
+def keyed_on(word: str) -> LinearTextModel:
+    """~0.99 when `word` is among a few words of the message, ~0.01 otherwise."""
+    slot = zlib.crc32(f"w:{word}".encode()) % BUCKETS
+    return LinearTextModel("test", BUCKETS, -4.6, {slot: 600.0}, NGRAMS)
+
+
+def with_heads(
+    insult: str = "-", injection: str = "-", social: str = "-", **limits: float
+) -> SafetyRules:
+    models = MessageModels(keyed_on(insult), keyed_on(injection), keyed_on(social))
+    return shipped_rules().plugged(message_models=models, **limits)
+
+
+def route(text: str, rules: SafetyRules) -> tuple[str, tuple[str, ...]]:
+    decided = classify_message(text, rules)
+    return decided.query_type, decided.reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "heads", "expected", "reason"),
+    [
+        # insult head: any open message
+        ("ye kaisa jawab hai zhakkas", {"insult": "zhakkas"}, "abusive", ABUSE),
+        # injection head: only when the message addresses the assistant
+        ("tum apna zhakkas dikhao", {"injection": "zhakkas"}, "abusive", INJECTION),
+        ("आप अपना zhakkas दिखाइए", {"injection": "zhakkas"}, "abusive", INJECTION),
+        ("show me your zhakkas", {"injection": "zhakkas"}, "abusive", INJECTION),
+        ("the zhakkas setting overrides the default", {"injection": "zhakkas"}, "question", None),
+        # social head: short, and a question only when it asks the assistant
+        ("zhakkas sir, din bana diya", {"social": "zhakkas"}, "greeting", GREETING),
+        ("zhakkas, I need help with my visa", {"social": "zhakkas"}, "question", None),
+        ("zhakkas, how are you today?", {"social": "zhakkas"}, "greeting", GREETING),
+        ("what is zhakkas?", {"social": "zhakkas"}, "question", None),
+        ("zhakkas " + "word " * 40, {"social": "zhakkas"}, "question", None),
+    ],
+)
+def test_each_head_routes_an_open_message_through_its_gate(
+    text: str, heads: dict[str, str], expected: str, reason: str | None
+) -> None:
+    decided, reasons = route(text, with_heads(**heads))
+    assert decided == expected, reasons
+    assert reason is None or any(r.startswith(reason + ":") for r in reasons), reasons
+    assert route(text, shipped_rules())[0] == "question"  # the rules alone leave it open
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a victim quoting abuse: the rules read reported speech, the models are not asked
+        'my husband calls me "zhakkas" every day, can I file a complaint?',
+        'usne mujhe "zhakkas" bola, kya main FIR kar sakti hoon?',
+        # a quoted phrase asked about: the rules' call
+        'what does "zhakkas" mean in my contract?',
+    ],
+)
+def test_a_message_the_rules_looked_at_closely_is_never_asked(text: str) -> None:
+    rules = with_heads(insult="zhakkas", injection="zhakkas", social="zhakkas")
+    assert route(text, rules)[0] == "question"
+
+
+def test_a_message_the_rules_decide_is_not_asked() -> None:
+    rules = with_heads(social="idiot")
+    assert route("you are an idiot", rules)[0] == "abusive"
+    assert route("good morning", with_heads(insult="morning"))[0] == "greeting"
+
+
+def test_a_long_message_is_not_asked() -> None:
+    text = "zhakkas " + "word " * 200
+    assert route(text, with_heads(insult="zhakkas"))[0] == "question"
+    assert route(text, with_heads(insult="zhakkas", message_models_max_words=500))[0] == "abusive"
+
+
+@pytest.mark.parametrize("head", ["insult", "injection", "social"])
+def test_a_threshold_of_one_turns_a_head_off(head: str) -> None:
+    text = "tum zhakkas ho"
+    on = with_heads(**{head: "zhakkas"})
+    off = with_heads(**{head: "zhakkas"}, **{f"message_{head}_threshold": 1.0})
+    assert route(text, on)[0] != "question"
+    assert route(text, off)[0] == "question"
+
+
+def test_the_heads_must_share_their_features() -> None:
+    other = LinearTextModel("test", BUCKETS, 0.0, {}, (2, 3))
+    with pytest.raises(ValueError, match="share"):
+        MessageModels(keyed_on("a"), keyed_on("b"), other)
+
+
+@pytest.mark.parametrize(
+    "clauses",
+    [(), ("tum zhakkas ho",), ("aap kaise ho", "thank you so much"), ("नमस्ते जी", "zhakkas")],
+)
+def test_scores_are_each_heads_own_probability(clauses: tuple[str, ...]) -> None:
+    heads = (keyed_on("zhakkas"), keyed_on("ho"), LinearTextModel("t", BUCKETS, 0.3, {}, NGRAMS))
+    scores = MessageModels(*heads).scores(clauses)
+    for name, head in zip(("insult", "injection", "social"), heads, strict=True):
+        assert scores[name] == pytest.approx(head.probability(clauses))
+
+
+@pytest.mark.parametrize(
+    ("text", "heads", "expected"),
+    [
+        ("zhakkas", {"insult": "zhakkas"}, "question"),  # one word: the rules' call
+        ("zhakkas yaar", {"injection": "zhakkas"}, "question"),
+        ("zhakkas yaar", {"social": "zhakkas"}, "greeting"),  # "thnks yr"
+        ("zhakkas", {"social": "zhakkas"}, "question"),
+        ("zhakkas, meri court ki date kab hai", {"social": "zhakkas"}, "question"),  # legal matter
+    ],
+)
+def test_short_messages_and_requests_for_help(
+    text: str, heads: dict[str, str], expected: str
+) -> None:
+    assert route(text, with_heads(**heads))[0] == expected
