@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 FORMAT = "warden-linear-text/1"
@@ -38,8 +39,14 @@ def feature_names(clauses: Sequence[str], char_ngrams: tuple[int, ...] = ()) -> 
 def hashed_features(
     clauses: Sequence[str], buckets: int, char_ngrams: tuple[int, ...] = ()
 ) -> list[int]:
-    """The distinct slots of the features of a message's normalised clauses, sorted: the
-    slots of `feature_names`, with each word's own features hashed once per process."""
+    """The distinct slots of the features of a message's normalised clauses, sorted."""
+    return sorted(feature_slots(clauses, buckets, char_ngrams))
+
+
+def feature_slots(
+    clauses: Sequence[str], buckets: int, char_ngrams: tuple[int, ...] = ()
+) -> set[int]:
+    """The slots of `feature_names`, with each word's own features hashed once per process."""
     slots: set[int] = set()
     for clause in clauses:
         tokens = clause.split()
@@ -49,7 +56,7 @@ def hashed_features(
         )
         for token in tokens:
             slots.update(_word_slots(token, buckets, char_ngrams))
-    return sorted(slots)
+    return slots
 
 
 @lru_cache(maxsize=2**16)
@@ -72,12 +79,12 @@ class LinearTextModel:
             raise TypeError("probability() takes the clauses of a message, not one string")
         return self.probability_of(hashed_features(clauses, self.buckets, self.char_ngrams))
 
-    def probability_of(self, slots: Sequence[int]) -> float:
+    def probability_of(self, slots: Collection[int]) -> float:
         """The probability for already hashed features (`hashed_features` with this model's
         buckets and char_ngrams)."""
         if not slots:
             return 1 / (1 + math.exp(-self.bias))
-        total = sum(self.weights.get(slot, 0.0) for slot in slots) / math.sqrt(len(slots))
+        total = sum(map(self.weights.get, slots, repeat(0.0))) / math.sqrt(len(slots))
         return 1 / (1 + math.exp(-(self.bias + total)))
 
     @classmethod

@@ -20,11 +20,9 @@ Trained by bench/train_message_models.py; thresholds in safety.yaml.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from functools import cached_property
 
-from pipelines.safety.linear import LinearTextModel, hashed_features
+from pipelines.safety.linear import LinearTextModel, feature_slots
 
 HEADS = ("insult", "injection", "social")
 
@@ -40,24 +38,16 @@ class MessageModels:
         if len(shapes) != 1:
             raise ValueError("the message models must share buckets and char_ngrams")
 
-    @cached_property
-    def _weights(self) -> dict[int, tuple[float, float, float]]:
-        """slot -> the three heads' weights: one lookup per feature."""
-        heads = (self.insult, self.injection, self.social)
-        slots = set().union(*(head.weights for head in heads))
-        return {s: (heads[0].weights.get(s, 0.0), heads[1].weights.get(s, 0.0),
-                    heads[2].weights.get(s, 0.0)) for s in slots}  # fmt: skip
+    def slots(self, clauses: tuple[str, ...]) -> set[int]:
+        """The hashed features the three heads share."""
+        return feature_slots(clauses, self.insult.buckets, self.insult.char_ngrams)
 
-    def scores(self, clauses: tuple[str, ...]) -> dict[str, float]:
-        """Each head's probability (LinearTextModel.probability), from one hashing."""
-        slots = hashed_features(clauses, self.insult.buckets, self.insult.char_ngrams)
-        found = [w for w in map(self._weights.get, slots) if w is not None]
-        scale = 1 / math.sqrt(len(slots)) if slots else 0.0
-        biases = (self.insult.bias, self.injection.bias, self.social.bias)
-        return {
-            name: 1 / (1 + math.exp(-(biases[i] + scale * math.fsum(w[i] for w in found))))
-            for i, name in enumerate(HEADS)
-        }
+    def score(self, head: str, slots: set[int]) -> float:
+        """One head's probability (LinearTextModel.probability) for `slots`."""
+        if head not in HEADS:
+            raise ValueError(f"no head {head!r}")
+        model: LinearTextModel = getattr(self, head)
+        return model.probability_of(slots)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     words = prepared.words.split()
     if models is None or not words or len(words) > limits.max_words:
         return None
-    score = _scores(models, prepared)
     for head, detector in _DETECTORS.items():
         detect = _head(models, head, rules)
         verdict = detect(text, rules, prepared)
@@ -39,12 +38,12 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     asks = "?" in text  # greeting a question costs its answer: the assistant must be asked,
     bar = max(limits.social, limits.social_question) if asks else limits.social  # and surely
     if (
-        _passes(score["social"], bar)
-        and limits.social_min_words <= len(words) <= limits.social_max_words
+        limits.social_min_words <= len(words) <= limits.social_max_words
         and (_addressed(prepared, rules) or not asks)
+        and _passes(social := _score(models, "social", prepared), bar)
         and not _asks_for_help(prepared, rules)
     ):
-        return Classification("greeting", (f"greeting.model.messages:{score['social']:.2f}",))
+        return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
     return None
 
 
@@ -59,19 +58,19 @@ def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
             return CLEAR
         if head == "injection" and not _addressed(prepared, rules):
             return CLEAR
-        score = _scores(models, prepared)[head]
+        score = _score(models, head, prepared)
         return Verdict.of([f"{name}:{score:.2f}"]) if _passes(score, threshold) else CLEAR
 
     return detect
 
 
-def _scores(models: MessageModels, prepared: Prepared) -> dict[str, float]:
-    """The heads' scores, computed once per prepared text."""
+def _score(models: MessageModels, head: str, prepared: Prepared) -> float:
+    """One head's score; the shared features are hashed once per prepared text."""
     key = ("message_models", id(models))
-    found = prepared.memo.get(key)
-    if not isinstance(found, dict):
-        found = prepared.memo[key] = models.scores(prepared.clauses)
-    return found
+    slots = prepared.memo.get(key)
+    if not isinstance(slots, set):
+        slots = prepared.memo[key] = models.slots(prepared.clauses)
+    return models.score(head, slots)
 
 
 def _passes(score: float, threshold: float) -> bool:

@@ -116,9 +116,12 @@ def test_the_heads_must_share_their_features() -> None:
 )
 def test_scores_are_each_heads_own_probability(clauses: tuple[str, ...]) -> None:
     heads = (keyed_on("zhakkas"), keyed_on("ho"), LinearTextModel("t", BUCKETS, 0.3, {}, NGRAMS))
-    scores = MessageModels(*heads).scores(clauses)
+    models = MessageModels(*heads)
+    slots = models.slots(clauses)
     for name, head in zip(("insult", "injection", "social"), heads, strict=True):
-        assert scores[name] == pytest.approx(head.probability(clauses))
+        assert models.score(name, slots) == pytest.approx(head.probability(clauses))
+    with pytest.raises(ValueError, match="no head"):
+        models.score("bias", slots)
 
 
 @pytest.mark.parametrize(
