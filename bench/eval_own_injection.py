@@ -52,6 +52,7 @@ MESSAGE_FILES = (
     "guards_injection_v8.jsonl",
     "guards_injection_v9.jsonl",
     "guards_injection_v10.jsonl",
+    "guards_injection_v11.jsonl",
 )
 
 

@@ -26,6 +26,7 @@ from pipelines.safety.packs import (
 )
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import Fold
+from pipelines.safety.trie import NEVER
 
 __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "alternation"]
 
@@ -60,6 +61,10 @@ class CompiledRules:
     # with the closing remarks, which count only next to a thanks or a goodbye phrase
     greeting_closing: tuple[tuple[Fold, re.Pattern[str]], ...]
     mention_cues: frozenset[str]
+    # a thanks with a closing statement (pipelines/safety/second_look.py)
+    thanks_words: frozenset[str] = frozenset()
+    asking_words: frozenset[str] = frozenset()
+    thanks_turns: re.Pattern[str] = re.compile(NEVER)
 
     def prepare(self, text: str) -> Prepared:
         return prepare(text, self.vocab, self.by_length)
@@ -116,6 +121,11 @@ def compile_rules(
         greeting_any=greetings(greeting, full=False),
         greeting_closing=greetings(greeting, full=True, closings=True),
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
+        thanks_words=_single_words(greeting, ("thanks_words",)),
+        asking_words=_single_words(greeting, ("asking",)),
+        thanks_turns=re.compile(
+            r"(?<!\S)" + alternation(_entries(greeting, "thanks_turns")) + r"(?!\S)"
+        ),
     )
 
 

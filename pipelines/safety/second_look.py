@@ -44,7 +44,24 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and not _asks_for_help(prepared, rules)
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
+    if _thanks_closure(text, prepared, rules, len(words)):
+        return Classification("greeting", ("greeting.thanks_closure",))
     return None
+
+
+def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
+    """A thanks with closing statements that asks nothing ("thank you, now I know I can file
+    the complaint myself", "shukriya, meri maa bhi khush hai"): a thanks word, no "?", no clause
+    opening with a question word and no word that turns it into a request ("but", "please",
+    "lekin", "चाहिए")."""
+    compiled = rules.compiled
+    if "?" in text or words > rules.message_thresholds.social_max_words:
+        return False
+    if compiled.thanks_words.isdisjoint(prepared.words.split()):
+        return False
+    if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
+        return False
+    return not compiled.thanks_turns.search(prepared.words)
 
 
 def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:

@@ -138,3 +138,23 @@ def test_short_messages_and_requests_for_help(
     text: str, heads: dict[str, str], expected: str
 ) -> None:
     assert route(text, with_heads(**heads))[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Thanks a ton, I finally understand where I stand as a tenant.", "greeting"),
+        ("shukriya didi, meri maa bhi ab shanti se so payegi", "greeting"),
+        ("धन्यवाद, अब मेरे मन का बोझ हल्का हो गया और माँ भी खुश है", "greeting"),
+        ("thanks, but my landlord still has not returned the deposit", "question"),  # a turn
+        ("thank you. what documents do I need for the FIR", "question"),  # a question word
+        ("thanks, can you also check my rent agreement?", "question"),  # asks
+        ("shukriya, ek aur sawaal hai mere case ke baare mein", "question"),
+        ("धन्यवाद, लेकिन मुझे एक और बात पूछनी है", "question"),
+        ("my landlord has not returned my deposit for two months now", "question"),  # no thanks
+    ],
+)
+def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
+    decided, reasons = route(text, with_heads())  # heads that score low: the rule alone
+    assert decided == expected, reasons
+    assert expected == "question" or reasons == ("greeting.thanks_closure",)
