@@ -32,7 +32,7 @@ __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "altern
 
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
 # the words that address the reader in any language (the message models' gate)
-ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you")
+ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addressing_forms")
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
