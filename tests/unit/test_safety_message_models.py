@@ -158,3 +158,15 @@ def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected:
     decided, reasons = route(text, with_heads())  # heads that score low: the rule alone
     assert decided == expected, reasons
     assert expected == "question" or reasons == ("greeting.thanks_closure",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thank God the hearing is over, the other side was shouting all day",
+        "Thanks to the new rent law my landlord cannot evict me without notice",
+        "thanks for nothing, I will find a real lawyer",
+    ],
+)
+def test_thanks_that_thank_no_one_are_no_closure(text: str) -> None:
+    assert "greeting.thanks_closure" not in route(text, with_heads())[1]
