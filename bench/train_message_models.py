@@ -24,22 +24,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._hard_negatives import hard_negatives  # noqa: E402
 from bench.datasets.registry import load_all  # noqa: E402
+from bench.train_classifiers import BUCKETS, matrix  # noqa: E402
 from pipelines.safety.classify import classify_message  # noqa: E402
-from pipelines.safety.linear import LinearTextModel, hashed_features  # noqa: E402
+from pipelines.safety.linear import LinearTextModel  # noqa: E402
 from pipelines.safety.message_models import HEADS, MessageModels  # noqa: E402
 from pipelines.safety.rules import SafetyRules  # noqa: E402
 from service.bootstrap import toxicity_scorer  # noqa: E402
@@ -53,7 +52,6 @@ from service.pipeline_config import (  # noqa: E402
 OWN = Path(__file__).resolve().parent / "datasets" / "own"
 MODELS = Path(__file__).resolve().parents[1] / "service" / "config" / "models"
 HELD_OUT = ("v13",)  # never trained on: the generalisation figures in the README
-BUCKETS = 2**18
 CHAR_NGRAMS = (2, 3, 4)
 C = 10.0
 MIN_WEIGHT = 0.02
@@ -119,24 +117,12 @@ def label(head: str, row: Row) -> bool | None:
     return False
 
 
-def matrix(texts: list[tuple[str, ...]]) -> csr_matrix:
-    rows: list[int] = []
-    cols: list[int] = []
-    values: list[float] = []
-    for row, clauses in enumerate(texts):
-        slots = hashed_features(clauses, BUCKETS, CHAR_NGRAMS)
-        rows += [row] * len(slots)
-        cols += slots
-        values += [1 / math.sqrt(len(slots))] * len(slots) if slots else []
-    return csr_matrix((values, (rows, cols)), shape=(len(texts), BUCKETS))
-
-
 def train(rows: list[Row], rules: SafetyRules) -> MessageModels:
     clauses = {r.text: rules.compiled.prepare(r.text).clauses for r in rows}
     heads = {}
     for head in HEADS:
         used = [(r, y) for r in rows if (y := label(head, r)) is not None]
-        x = matrix([clauses[r.text] for r, _ in used])
+        x = matrix([clauses[r.text] for r, _ in used], CHAR_NGRAMS)
         y = np.array([y for _, y in used], dtype=int)
         model = LogisticRegression(C=C, class_weight="balanced", max_iter=5000, solver="liblinear")
         weight = np.array([HARD_WEIGHT if r.kind == "hard-negative" else 1.0 for r, _ in used])
