@@ -54,6 +54,7 @@ MESSAGE_FILES = (
     "guards_injection_v10.jsonl",
     "guards_injection_v11.jsonl",
     "guards_injection_v12.jsonl",
+    "guards_injection_v13.jsonl",
 )
 
 

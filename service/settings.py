@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     # Read answers as a stream and stop one the gate is sure to refuse (repetitive, too long).
     answer_stop_runaway: bool = True
     toxicity_classifier: bool = True  # alt-profanity-check's model, when the word rules are unsure
-    safety_models: bool = True  # the shipped insult and injection models (config/models/*.json)
+    safety_models: bool = True  # the shipped learned models (config/models/*.json)
     upload_ttl_hours: Annotated[float, Field(gt=0, le=24 * 90)] = 24.0
     max_documents_per_user: Annotated[int, Field(ge=1, le=10_000)] = 20
     max_upload_chunks: Annotated[int, Field(ge=1, le=100_000)] = 1000
