@@ -25,6 +25,7 @@ from tests.unit import (
     test_safety_injection_families,
     test_safety_roleplay_languages,
     test_safety_tuning,
+    test_safety_victim_reports,
 )
 
 LONG_REQUESTS = [
@@ -83,6 +84,11 @@ def service_rules() -> SafetyRules:
     rules = load_safety_rules()
     assert rules.insult_model is not None and rules.injection_model is not None
     return rules.with_toxicity_scorer(toxicity_scorer())
+
+
+@pytest.mark.parametrize("text", test_safety_victim_reports.VICTIMS)
+def test_victims_are_heard_with_every_model_on(text: str) -> None:
+    assert classify_message(text, service_rules()).query_type == "question"
 
 
 @pytest.mark.parametrize("text", _benign() + LONG_REQUESTS + FEEDBACK)

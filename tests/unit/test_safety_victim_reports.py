@@ -28,6 +28,10 @@ VICTIMS = [
     "usne mujhe kutti bola, kya karun",
     "वह मुझे कुतिया कहता है, क्या करूँ",
     "पड़ोसी मुझे गाली देता है हरामी बोलता है",
+    # an apostrophe inside a single-quoted insult does not end the quote
+    "My in-laws say 'you brought nothing, you're a beggar's daughter' and keep demanding money. "
+    "Is this dowry harassment?",
+    "Husband's exact words: 'I'll burn you alive if you go to your parents'. Is that a 498A case?",
 ]
 
 STILL_ABUSE = [
