@@ -33,6 +33,7 @@ TABLES = (
     ("test_safety_reported_speech", "NOT_ASKING"),
     ("test_safety_reported_speech", "VICTIMS"),
     ("test_safety_roleplay_languages", "BENIGN"),
+    ("test_safety_second_look_questions", "QUESTIONS"),
     ("test_safety_small_talk", "QUESTIONS"),
     ("test_safety_small_talk_generalised", "NOT_GREETINGS"),
     ("test_safety_tuning", "LOOK_ALIKES"),

@@ -33,6 +33,10 @@ __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "altern
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
 # the words that address the reader in any language (the message models' gate)
 ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addressing_forms")
+# ... in the languages the message models read; "ya" and "ye" are also Hinglish "or" and
+# "this", and "ai", "machine" and "robot" name a thing as often as they address one
+ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
+NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
@@ -65,6 +69,8 @@ class CompiledRules:
     thanks_words: frozenset[str] = frozenset()
     asking_words: frozenset[str] = frozenset()
     thanks_turns: re.Pattern[str] = re.compile(NEVER)
+    thanks_closings: re.Pattern[str] = re.compile(NEVER)  # what closes a conversation
+    question_words: frozenset[str] = frozenset()
 
     def prepare(self, text: str) -> Prepared:
         return prepare(text, self.vocab, self.by_length)
@@ -108,7 +114,10 @@ def compile_rules(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
         direction_words=_single_words(abuse, DIRECTION_LISTS),
-        addressed_words=_single_words(abuse, ADDRESS_LISTS),
+        addressed_words=_single_words(
+            {k: abuse[k] for k in ADDRESS_LANGUAGES if k in abuse}, ADDRESS_LISTS
+        )
+        - NOT_ADDRESSING,
         request_opener=_opener(abuse, "request_openers"),
         conditional_opener=_opener(abuse, "conditional_openers"),
         profanity_words=_single_words(abuse, ("profanity",)),
@@ -123,10 +132,14 @@ def compile_rules(
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
         thanks_words=_single_words(greeting, ("thanks_words",)),
         asking_words=_single_words(greeting, ("asking",)),
-        thanks_turns=re.compile(
-            r"(?<!\S)" + alternation(_entries(greeting, "thanks_turns")) + r"(?!\S)"
-        ),
+        thanks_turns=_phrases(greeting, "thanks_turns"),
+        thanks_closings=_phrases(greeting, "thanks_closings"),
+        question_words=_single_words(greeting, ("question_words",)),
     )
+
+
+def _phrases(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\S)" + alternation(_entries(languages, name)) + r"(?!\S)")
 
 
 def _opener(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:

@@ -23,9 +23,11 @@ Detector = Callable[[str, SafetyRules, Prepared | None], Verdict]
 _QUOTED = re.compile(
     '"[^"\\n]{1,400}"|\u201c[^\u201d\\n]{1,400}\u201d|\u00ab[^\u00bb\\n]{1,400}\u00bb'
     "|\u201e[^\u201c\u201d\\n]{1,400}[\u201c\u201d]"
-    # single quotes only at word edges: "don't" and "workers' union" open nothing; inside, an
-    # apostrophe before a letter ("you're a beggar's daughter") does not close the quote
-    "|(?<![\\w'])'(?:[^'\\n]|'(?=\\w)){1,400}'(?![\\w'])"
+    # single quotes only at word edges: "don't" and "workers' union" open nothing, nor does an
+    # elision ('em, 'cause); inside, a contraction ("you're a beggar's daughter") does not close
+    # the quote
+    "|(?<![\\w'])'(?!(?:em|cause|cos|coz|bout|til|round|tis|twas|n)\\b)"
+    "(?:[^'\\n]|(?<=[a-z])'(?=(?:s|t|re|ll|ve|d|m)\\b)){1,400}'(?![\\w'])"
 )
 # smuggled text, and instructions to an assistant inside a pasted document, are never spared
 NEVER_SPARED = ("unicode_tags", "variation_selectors", "injection.document.")

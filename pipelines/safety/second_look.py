@@ -20,6 +20,8 @@ from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 
 _DETECTORS = {"insult": "abuse", "injection": "injection"}
+AMBIGUOUS = 0.5  # the small-talk head never greets what the insult head half believes
+THANKS_WITH_CONTENT = 6  # longer thanks are the closing-thanks rule's to judge
 
 
 def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
@@ -39,8 +41,10 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     bar = max(limits.social, limits.social_question) if asks else limits.social  # and surely
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
-        and (_addressed(prepared, rules) or not asks)
+        and (_addressed(prepared, rules) or not _asks_anything(prepared, rules, asks))
+        and not _thanks_with_content(prepared, rules, len(words))
         and _passes(social := _score(models, "social", prepared), bar)
+        and _score(models, "insult", prepared) < AMBIGUOUS
         and not _asks_for_help(prepared, rules)
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
@@ -49,11 +53,23 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     return None
 
 
+def _asks_anything(prepared: Prepared, rules: SafetyRules, asks: bool) -> bool:
+    return asks or not rules.compiled.question_words.isdisjoint(prepared.words.split())
+
+
+def _thanks_with_content(prepared: Prepared, rules: SafetyRules, words: int) -> bool:
+    """A thanks followed by more words: it may state a new problem ("thank you, I was arrested
+    last night"), which a bag of n-grams reads as the thanks."""
+    thanks = not rules.compiled.thanks_words.isdisjoint(prepared.words.split())
+    return thanks and words > THANKS_WITH_CONTENT
+
+
 def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
     """A thanks with closing statements that asks nothing ("thank you, now I know I can file
-    the complaint myself", "shukriya, meri maa bhi khush hai"): a thanks word, no "?", no clause
-    opening with a question word and no word that turns it into a request ("but", "please",
-    "lekin", "चाहिए")."""
+    the complaint myself", "shukriya, meri maa bhi khush hai"): a thanks word, a closing
+    (understanding, relief, a plan, a goodbye, a blessing), no "?", no question word and no word
+    that turns it into a request ("but", "please", "lekin", "चाहिए"). A thanks and a new problem
+    ("thanks, my landlord locked my room") has no closing: a question."""
     compiled = rules.compiled
     if "?" in text or words > rules.message_thresholds.social_max_words:
         return False
@@ -61,7 +77,11 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         return False
     if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
         return False
-    return not compiled.thanks_turns.search(prepared.words)
+    if not compiled.question_words.isdisjoint(prepared.words.split()):
+        return False
+    if compiled.thanks_turns.search(prepared.words):
+        return False
+    return bool(compiled.thanks_closings.search(prepared.words))
 
 
 def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:

@@ -24,6 +24,7 @@ from tests.unit import (
     test_safety_injection,
     test_safety_injection_families,
     test_safety_roleplay_languages,
+    test_safety_second_look_questions,
     test_safety_tuning,
     test_safety_victim_reports,
 )
@@ -86,8 +87,11 @@ def service_rules() -> SafetyRules:
     return rules.with_toxicity_scorer(toxicity_scorer())
 
 
-@pytest.mark.parametrize("text", test_safety_victim_reports.VICTIMS)
-def test_victims_are_heard_with_every_model_on(text: str) -> None:
+@pytest.mark.parametrize(
+    "text", test_safety_victim_reports.VICTIMS + test_safety_second_look_questions.QUESTIONS
+)
+def test_victims_and_new_problems_are_answered_with_every_model_on(text: str) -> None:
+    """Neither rejected nor greeted: a victim quoting abuse, a thanks and a new problem."""
     assert classify_message(text, service_rules()).query_type == "question"
 
 

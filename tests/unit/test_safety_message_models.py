@@ -143,7 +143,8 @@ def test_short_messages_and_requests_for_help(
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Thanks a ton, I finally understand where I stand as a tenant.", "greeting"),
+        ("Thanks a ton, I finally understand my rights as a tenant.", "greeting"),
+        ("thanks, I finally understand where I stand", "question"),  # a question word: unsure
         ("shukriya didi, meri maa bhi ab shanti se so payegi", "greeting"),
         ("धन्यवाद, अब मेरे मन का बोझ हल्का हो गया और माँ भी खुश है", "greeting"),
         ("thanks, but my landlord still has not returned the deposit", "question"),  # a turn
