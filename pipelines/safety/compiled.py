@@ -70,6 +70,7 @@ class CompiledRules:
     asking_words: frozenset[str] = frozenset()
     thanks_turns: re.Pattern[str] = re.compile(NEVER)
     thanks_closings: re.Pattern[str] = re.compile(NEVER)  # what closes a conversation
+    thanks_negations: re.Pattern[str] = re.compile(NEVER)
     question_words: frozenset[str] = frozenset()
 
     def prepare(self, text: str) -> Prepared:
@@ -134,6 +135,7 @@ def compile_rules(
         asking_words=_single_words(greeting, ("asking",)),
         thanks_turns=_phrases(greeting, "thanks_turns"),
         thanks_closings=_phrases(greeting, "thanks_closings"),
+        thanks_negations=_phrases(greeting, "thanks_negations"),
         question_words=_single_words(greeting, ("question_words",)),
     )
 

@@ -65,11 +65,11 @@ def _thanks_with_content(prepared: Prepared, rules: SafetyRules, words: int) -> 
 
 
 def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
-    """A thanks with closing statements that asks nothing ("thank you, now I know I can file
-    the complaint myself", "shukriya, meri maa bhi khush hai"): a thanks word, a closing
-    (understanding, relief, a plan, a goodbye, a blessing), no "?", no question word and no word
-    that turns it into a request ("but", "please", "lekin", "चाहिए"). A thanks and a new problem
-    ("thanks, my landlord locked my room") has no closing: a question."""
+    """A thanks that closes the conversation ("thank you, I finally understand my rights",
+    "shukriya, sab samajh aa gaya, bye"): a thanks word, a closing (understood, goodbye, a
+    blessing), no "?", no question word, no negation and no word that turns it into a request
+    ("but", "please", "lekin", "चाहिए"). A thanks and a new problem ("thanks, my landlord will
+    not return my deposit") is a question."""
     compiled = rules.compiled
     if "?" in text or words > rules.message_thresholds.social_max_words:
         return False
@@ -79,7 +79,9 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         return False
     if not compiled.question_words.isdisjoint(prepared.words.split()):
         return False
-    if compiled.thanks_turns.search(prepared.words):
+    if compiled.thanks_turns.search(prepared.words) or compiled.thanks_negations.search(
+        prepared.words
+    ):
         return False
     return bool(compiled.thanks_closings.search(prepared.words))
 

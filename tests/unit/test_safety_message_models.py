@@ -145,8 +145,9 @@ def test_short_messages_and_requests_for_help(
     [
         ("Thanks a ton, I finally understand my rights as a tenant.", "greeting"),
         ("thanks, I finally understand where I stand", "question"),  # a question word: unsure
-        ("shukriya didi, meri maa bhi ab shanti se so payegi", "greeting"),
-        ("धन्यवाद, अब मेरे मन का बोझ हल्का हो गया और माँ भी खुश है", "greeting"),
+        ("shukriya bhaiya, mummy ke pension wala mamla ab samajh gaya, alvida", "greeting"),
+        ("धन्यवाद, पेंशन वाला मामला अब समझ गया, फिर मिलेंगे", "greeting"),
+        ("thanks, my landlord will not return my deposit, god bless", "question"),  # negation
         ("thanks, but my landlord still has not returned the deposit", "question"),  # a turn
         ("thank you. what documents do I need for the FIR", "question"),  # a question word
         ("thanks, can you also check my rent agreement?", "question"),  # asks
