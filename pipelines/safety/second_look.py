@@ -37,8 +37,9 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         verdict = spare_reported_speech(verdict, text, rules, detect, prepared)
         if verdict.flagged:
             return Classification("abusive", verdict.reasons)
-    asks = "?" in text  # greeting a question costs its answer: the assistant must be asked,
-    bar = max(limits.social, limits.social_question) if asks else limits.social  # and surely
+    # greeting a question costs the user its answer: it must ask the assistant, and score higher
+    asks = "?" in text
+    bar = max(limits.social, limits.social_question) if asks else limits.social
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
         and (_addressed(prepared, rules) or not _asks_anything(prepared, rules, asks))
