@@ -31,6 +31,11 @@ from tests.e2e.conftest import (
 MIXED_USER = "u-mixed"  # sends the abusive message, then a greeting, then a model-only insult
 # no rule rejects it: the shipped insult model does (tests/integration/test_safety_shipped_models)
 MODEL_ONLY_INSULT = "you have the brains of a doorknob"
+# no rule decides these either: the shipped message models do (pipelines/safety/second_look.py)
+SECOND_LOOK_USER = "u-second-look"
+MESSAGE_MODEL_INSULT = "tum toh ekdum gobar ganesh nikle"  # abuse.model.messages
+MESSAGE_MODEL_SMALL_TALK = "kaisa chal raha hai aapka din"  # greeting.model.messages
+CLOSING_THANKS = "thank you sir, I understood the whole process of filing the complaint"
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -59,6 +64,9 @@ def batch(
         {"question": BAIL_QUESTION, "user": "u-asker"},
         {"question": PII_QUESTION, "user": "u-pii"},
         {"question": MODEL_ONLY_INSULT, "user": MIXED_USER},
+        {"question": MESSAGE_MODEL_INSULT, "user": SECOND_LOOK_USER},
+        {"question": MESSAGE_MODEL_SMALL_TALK, "user": SECOND_LOOK_USER},
+        {"question": CLOSING_THANKS, "user": SECOND_LOOK_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -70,7 +78,11 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
 ) -> None:
     _, results, _ = batch
     routes = [r["route"] for r in results]
-    assert routes == ["reject", "greeting", "question", "question", "reject"]
+    assert routes == ["reject", "greeting", "question", "question", "reject"] + [
+        "reject",
+        "greeting",
+        "greeting",
+    ]
     for result in results:
         assert_ask_fields(result)
 
@@ -117,6 +129,20 @@ def test_a_reject_decided_by_the_insult_model_costs_nothing_too(
     rejected = results[4]
     assert (rejected["route"], rejected["mode"], rejected["safe_query"]) == ("reject", None, None)
     assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
+
+
+def test_the_second_look_keeps_the_reject_free_and_the_greeting_cheap(
+    batch: tuple[Run, list[dict[str, Any]], Path],
+) -> None:
+    """SPEC guarantees 1 and 2 for the routes the message models and the closing thanks give."""
+    _, results, _ = batch
+    rejected, small_talk, thanks = results[5:8]
+    assert (rejected["route"], rejected["safe_query"]) == ("reject", None)
+    assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
+    for greeted in (small_talk, thanks):
+        assert (greeted["route"], greeted["mode"]) == ("greeting", None)
+        assert greeted["calls"]["embed"] == 0 and greeted["calls"]["vector"] == 0
+        assert greeted["sources"] == []
 
 
 def test_greeting_never_embeds_or_searches(
