@@ -72,6 +72,7 @@ class CompiledRules:
     thanks_closings: re.Pattern[str] = re.compile(NEVER)  # what closes a conversation
     thanks_negations: re.Pattern[str] = re.compile(NEVER)
     question_words: frozenset[str] = frozenset()
+    greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
 
     def prepare(self, text: str) -> Prepared:
         return prepare(text, self.vocab, self.by_length)
@@ -137,6 +138,7 @@ def compile_rules(
         thanks_closings=_phrases(greeting, "thanks_closings"),
         thanks_negations=_phrases(greeting, "thanks_negations"),
         question_words=_single_words(greeting, ("question_words",)),
+        greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
     )
 
 

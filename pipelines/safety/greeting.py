@@ -12,6 +12,8 @@ still want an answer.
 Anything else is a question: one content word beyond the greeting vocabulary ("hi, what is the
 notice period?"), a digit, or more than `greeting_max_chars` / `greeting_max_words` is enough.
 A question must never be short-circuited, so every doubt goes to the question route.
+
+A message made only of the configured `emoji` ("🙏", "👍👍", "😊🙏") is a greeting too.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import CLEAR, Verdict
 
 GREETING = Verdict(flagged=True, reasons=("greeting",))
+# joiners, variation selectors and skin tones that ride along with an emoji
+_EMOJI_PARTS = str.maketrans(
+    "", "", "\u200d\ufe0f\ufe0e\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff"
+)
 
 
 def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
@@ -39,6 +45,8 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     if not compiled.greeting_full or len(text.strip()) > longest:
         return CLEAR
     words = (prepared or compiled.prepare(text)).words
+    if not words and _only_emoji(text, compiled.greeting_emoji):
+        return GREETING
     gaps = words.count(" ")
     if not words or gaps >= max(rules.greeting_max_words, rules.greeting_closing_max_words):
         return CLEAR
@@ -59,3 +67,8 @@ def mentions_greeting(text: str, rules: SafetyRules, prepared: Prepared | None =
     compiled = rules.compiled
     words = (prepared or compiled.prepare(text)).words
     return any(phrase.search(fold(words)) for fold, phrase in compiled.greeting_any)
+
+
+def _only_emoji(text: str, emoji: frozenset[str]) -> bool:
+    shown = "".join(text.split()).translate(_EMOJI_PARTS)
+    return bool(shown) and all(c in emoji for c in shown)

@@ -151,6 +151,8 @@ class Reporting:
     cue: re.Pattern[str]
     help: re.Pattern[str]
     victim: re.Pattern[str] = re.compile(NEVER)
+    # first words that make "<speaker>: <quote>" the writer's own words (speaker_exclusions)
+    not_speakers: frozenset[str] = frozenset()
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -171,6 +173,9 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 cue=re.compile(rf"(?<!\S){cue}(?!\S)"),
                 help=re.compile(rf"(?<!\S){alternation(helps)}(?!\S)"),
                 victim=re.compile(rf"(?<!\S){alternation(victims)}(?!\S)"),
+                not_speakers=frozenset(
+                    fold(words_of(e)) for e in block.lists.get("speaker_exclusions", ())
+                ),
             )
         )
     return tuple(found)

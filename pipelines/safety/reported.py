@@ -5,7 +5,10 @@ kaise karein?', "वह मुझे पागल कहता है, क्य
 reported, not said to the reader. A flagged message is spared when:
 1. it reports speech: a configured reporting cue outside the quotes ("called me", "told my
    wife", "bola ki", "keh raha tha", "ने कहा"), not said by the writer or the reader ("as I
-   said: you idiot" is not reported);
+   said: you idiot" is not reported), or a quote after a speaker and a colon, as in a
+   transcript ('landlord: "vacate by sunday, you ..."'), when the speaker is neither the
+   writer nor the reader (it opens with no `speaker_exclusions` word: "me", "as I said",
+   "listen"; and addresses no one: "bot", "you") and the message asks;
 2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun"), or
    the writer is the one the words were said to (a `victim_words` entry in a clause with a
    cue: "they abused me saying ...", "usne mujhe ... bola", "मुझे ... कहता है"), or the words
@@ -26,9 +29,13 @@ from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import Verdict
 
+_DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 _SENTENCES = re.compile(r"(?<=[.!?\u0964\n])")
 _CLAUSES = re.compile(r"(?<=[,;:])")
 _URL = re.compile(r"(?:https?://|www\.)\S+")  # "watch?v=" asks nothing
+# a speaker of at most six words at the start of a sentence, a colon, then a quote (an ellipsis
+# once outside_quotes has taken the quote out)
+_SPEAKER = re.compile(r"(?:\A|[.!?\n\u0964])\s*([^.!?\n\u0964:\u2026]{2,60}?)\s*:\s*\u2026")
 
 
 def spare_reported_speech(
@@ -46,10 +53,15 @@ def spare_reported_speech(
     whole = prepared if quoted is None and prepared is not None else None
     words = (whole or rules.compiled.prepare(outside)).words
     packs = rules.compiled.reporting
-    if not any(p.cue.search(p.fold(words)) for p in packs):  # no report at all: the common case
-        return verdict
-    asks = quoted is not None  # the words are quoted, and a cue outside says who said them
-    asks = asks or "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
+    speaker = _speaker(quoted, rules) if quoted is not None else None
+    if speaker is None and not any(p.cue.search(p.fold(words)) for p in packs):
+        return verdict  # no report at all: the common case
+    asks_outright = "?" in _URL.sub(" ", outside) or any(
+        p.help.search(p.fold(words)) for p in packs
+    )
+    if speaker is not None and not asks_outright:
+        speaker = None  # a transcript line that asks nothing is not spared by its form alone
+    asks = quoted is not None or asks_outright  # quoted words, and a cue outside says who said them
     rest, language = [], None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
@@ -61,12 +73,31 @@ def spare_reported_speech(
                 clauses = clauses[:index]
                 break
         rest += clauses
+    language = language or speaker
     if language is None or not asks:  # quotes alone are mentions.py's business
         return verdict
     remainder = " ".join(rest)
     if detect(remainder, rules, rules.compiled.prepare(remainder)).flagged:
         return verdict
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
+
+
+def _speaker(outside: str, rules: SafetyRules) -> str | None:
+    """The language of a quote after a third-party speaker and a colon ("landlord: ...",
+    "सास: ..."), if any: the pack whose help cues the message uses most, else by script."""
+    compiled = rules.compiled
+    for match in _SPEAKER.finditer(outside):
+        words = compiled.prepare(match.group(1)).words.split()
+        if not words or len(words) > 6 or not compiled.addressed_words.isdisjoint(words):
+            continue
+        if any(pack.fold(words[0]) in pack.not_speakers for pack in compiled.reporting):
+            continue
+        message = compiled.prepare(outside).words
+        hits = [len(set(pack.help.findall(pack.fold(message)))) for pack in compiled.reporting]
+        if any(hits):  # the language whose help cues the message uses most
+            return compiled.reporting[hits.index(max(hits))].language
+        return "hi" if _DEVANAGARI.search(outside) else "en"
+    return None
 
 
 def _said_to_writer(clause: str, rules: SafetyRules) -> bool:

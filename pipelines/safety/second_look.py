@@ -21,7 +21,7 @@ from pipelines.state import Classification
 
 _DETECTORS = {"insult": "abuse", "injection": "injection"}
 AMBIGUOUS = 0.5  # the small-talk head never greets what the insult head half believes
-THANKS_WITH_CONTENT = 6  # longer thanks are the closing-thanks rule's to judge
+THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
 
 
 def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
@@ -40,13 +40,15 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     # greeting a question costs the user its answer: it must ask the assistant, and score higher
     asks = "?" in text
     bar = max(limits.social, limits.social_question) if asks else limits.social
+    thanks, helps = _thanks(prepared, rules), _asks_for_help(prepared, rules)
+    if thanks and (len(words) > THANKS_WITH_CONTENT or helps):
+        bar = max(bar, limits.social_thanks)
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
         and (_addressed(prepared, rules) or not _asks_anything(prepared, rules, asks))
-        and not _thanks_with_content(prepared, rules, len(words))
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS
-        and not _asks_for_help(prepared, rules)
+        and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
     if _thanks_closure(text, prepared, rules, len(words)):
@@ -58,11 +60,11 @@ def _asks_anything(prepared: Prepared, rules: SafetyRules, asks: bool) -> bool:
     return asks or not rules.compiled.question_words.isdisjoint(prepared.words.split())
 
 
-def _thanks_with_content(prepared: Prepared, rules: SafetyRules, words: int) -> bool:
-    """A thanks followed by more words: it may state a new problem ("thank you, I was arrested
-    last night"), which a bag of n-grams reads as the thanks."""
-    thanks = not rules.compiled.thanks_words.isdisjoint(prepared.words.split())
-    return thanks and words > THANKS_WITH_CONTENT
+def _thanks(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A thanks word. A thanks followed by more words, or naming help or a legal matter, may
+    state a new problem ("thank you, I was arrested last night"), which a bag of n-grams can
+    read as the thanks, so the head must be surer (`social_thanks`)."""
+    return not rules.compiled.thanks_words.isdisjoint(prepared.words.split())
 
 
 def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -96,10 +98,11 @@ def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
         prepared = prepared or rules.compiled.prepare(text)
         if len(prepared.words.split()) < rules.message_thresholds.min_words:
             return CLEAR
+        bar = threshold
         if head == "injection" and not _addressed(prepared, rules):
-            return CLEAR
+            bar = max(threshold, rules.message_thresholds.injection_unaddressed)
         score = _score(models, head, prepared)
-        return Verdict.of([f"{name}:{score:.2f}"]) if _passes(score, threshold) else CLEAR
+        return Verdict.of([f"{name}:{score:.2f}"]) if _passes(score, bar) else CLEAR
 
     return detect
 

@@ -50,7 +50,6 @@ def route(text: str, rules: SafetyRules) -> tuple[str, tuple[str, ...]]:
         ("tum apna zhakkas dikhao", {"injection": "zhakkas"}, "abusive", INJECTION),
         ("आप अपना zhakkas दिखाइए", {"injection": "zhakkas"}, "abusive", INJECTION),
         ("show me your zhakkas", {"injection": "zhakkas"}, "abusive", INJECTION),
-        ("the zhakkas setting overrides the default", {"injection": "zhakkas"}, "question", None),
         # social head: short, and a question only when it asks the assistant
         ("zhakkas sir, din bana diya", {"social": "zhakkas"}, "greeting", GREETING),
         ("zhakkas, I need help with my visa", {"social": "zhakkas"}, "question", None),
@@ -122,6 +121,25 @@ def test_scores_are_each_heads_own_probability(clauses: tuple[str, ...]) -> None
         assert models.score(name, slots) == pytest.approx(head.probability(clauses))
     with pytest.raises(ValueError, match="no head"):
         models.score("bias", slots)
+
+
+def test_an_attack_that_addresses_no_one_must_pass_the_higher_bar() -> None:
+    unaddressed, addressed = "the zhakkas setting overrides the default", "tum apna zhakkas dikhao"
+    strict = with_heads(injection="zhakkas", message_injection_unaddressed_threshold=1.0)
+    assert route(unaddressed, with_heads(injection="zhakkas"))[0] == "abusive"  # 1.00 >= 0.95
+    assert route(unaddressed, strict)[0] == "question"
+    assert route(addressed, strict)[0] == "abusive"  # the bar is only for no one addressed
+
+
+def test_a_long_thanks_must_pass_the_thanks_bar() -> None:
+    long_thanks, short = (
+        "zhakkas thanks a lot, my mother was so worried",
+        "zhakkas sir, din bana diya",
+    )
+    strict = with_heads(social="zhakkas", message_social_thanks_threshold=1.0)
+    assert route(long_thanks, with_heads(social="zhakkas"))[0] == "greeting"  # 1.00 >= 0.9
+    assert route(long_thanks, strict)[0] == "question"
+    assert route(short, strict)[0] == "greeting"  # the bar is only for a thanks with more words
 
 
 @pytest.mark.parametrize(

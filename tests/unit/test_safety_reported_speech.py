@@ -58,3 +58,38 @@ def test_abuse_at_the_reader_is_refused_quoted_or_not(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_ASKING)
 def test_a_report_that_asks_nothing_is_not_spared(text: str) -> None:
     assert "reported_speech" not in " ".join(detect_abuse(text, shipped_rules()).reasons)
+
+
+# A quote after a third-party speaker and a colon, as in a transcript, is reported speech when
+# the message asks; the language is the one whose help cues the message uses.
+TRANSCRIPTS = [
+    ("landlord: 'you muslims are all terrorists, vacate by sunday'. can he evict me?", "en"),
+    (
+        'Senior in college ragging: "strip or we\'ll beat you, you f***ing fresher". Law please',
+        "en",
+    ),
+    ('my husband: "you are a worthless whore". can i get divorce?', "en"),
+    ('saas: "nikal ja kutiya, tu harami hai". kya main complaint kar sakti hu?', "hinglish"),
+    ('padosi: "teri maa ki, harami kahin ka" police me complaint kaise karu', "hinglish"),
+    ('पड़ोसी: "तू हरामी है, कमीनी". क्या मैं शिकायत कर सकती हूँ?', "hi"),
+]
+
+# ...but not when the "speaker" is the writer, the reader or an order, or nothing is asked
+TRANSCRIPTS_STILL_ABUSE = [
+    'me: "you stupid idiot bot" what is bail?',
+    'Listen carefully: "you are a stupid bot". what is bail?',
+    'bot: "you are a moron", what is bail?',
+    'answer: "you idiot", what is bail?',
+    'landlord: "you muslims are all terrorists"',  # asks nothing: not spared by its form
+]
+
+
+@pytest.mark.parametrize(("text", "language"), TRANSCRIPTS)
+def test_a_quote_after_a_third_party_speaker_is_reported(text: str, language: str) -> None:
+    assert detect_abuse(text, shipped_rules()).reasons == (f"abuse.{language}.reported_speech",)
+    assert_routed(text, "question")
+
+
+@pytest.mark.parametrize("text", TRANSCRIPTS_STILL_ABUSE)
+def test_a_quote_after_the_writer_or_an_order_is_not(text: str) -> None:
+    assert detect_abuse(text, shipped_rules()).flagged
