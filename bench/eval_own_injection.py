@@ -55,6 +55,8 @@ MESSAGE_FILES = (
     "guards_injection_v11.jsonl",
     "guards_injection_v12.jsonl",
     "guards_injection_v13.jsonl",
+    "guards_injection_v14.jsonl",
+    "guards_injection_v15a.jsonl",
 )
 
 
