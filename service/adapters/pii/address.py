@@ -27,7 +27,11 @@ _CAP = r"(?-i:[A-ZÀ-ÖØ-Þ\u0391-\u03a9\u0410-\u042f])"  # Latin, Greek, Cyril
 _NAME = _CAP + r"[\w'’.-]*"
 _JOINER = r"(?:(?:de|del|da|do|dos|das|di|della|la|le|les|du|des|van|von|der|den|y|e)[ \t]+)"
 _NAMES = rf"(?:(?:{_NAME}|\d+(?:st|nd|rd|th))[ \t]+{_JOINER}?){{1,4}}"
-_HOUSE = r"(?:\d{1,6}[ \t]+)?\d{1,6}[A-Za-z]?(?:[/-]\d{1,5}[A-Za-z]?)?"
+# a house number ("12", "12/3", "221B"); never the number or year of a case ("4471/2020")
+_HOUSE = (
+    r"(?<![/-])(?:\d{1,6}[ \t]+)?\d{1,6}[A-Za-z]?"
+    r"(?:[/-](?!(?:19|20)\d\d\b)\d{1,5}[A-Za-z]?)?(?![/-]\d)"
+)
 _NUMBER = r"\d{1,5}[A-Za-z]?\b(?![/.,:-]\d)\.?"
 
 

@@ -33,6 +33,7 @@ _SENTENCE = regex.compile(r"(?<=[^\s.]{5}|\d)[.?!](?=\s|$)|[?!]|\n")
 _PIECE_SEPARATOR = regex.compile(r"(?<!\d),|,(?!\d)|;|\s[-–—]+\s|(?<=\p{L})[-–](?=\d{6})")
 _TOKEN = regex.compile(r"[\p{L}\p{M}\d&][\p{L}\p{M}\d.'’&/-]*")
 _PIN = regex.compile(r"[1-9]\d{5}")
+_CASE_NUMBER = regex.compile(r"\d{1,6}[/-](?:19|20)\d\d")
 _NUMBER_WORDS = frozenset({"no", "nos", "number", "नं", "नंबर", "&"})
 
 
@@ -123,6 +124,8 @@ class IndianAddressRecognizer(UsesLexicon, EntityRecognizer):
 
     def _key(self, word: str) -> str:
         low = word.casefold().rstrip(".")
+        if _CASE_NUMBER.fullmatch(word):
+            return ""  # "234/2023": a case or FIR number of a year ends the address
         if any(c.isdigit() for c in word):
             return "number"
         for key, words in (

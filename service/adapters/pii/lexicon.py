@@ -36,6 +36,8 @@ class NameLexicon:
     relations: frozenset[str]  # "s/o", "w/o", ... read as one word
     not_name_phrases: tuple[tuple[str, ...], ...]  # "jan dhan": never a person
     not_names: frozenset[str]  # capitalised words that are never a person (months, languages)
+    place_before: tuple[tuple[str, ...], ...]  # "village", "thana": the next run is a place
+    place_after: tuple[tuple[str, ...], ...]  # "court", "police station": the run before is one
     places: frozenset[str]  # countries, their capitals, Indian cities and states, US states
     stop_words: frozenset[str]
 
@@ -128,7 +130,8 @@ def load_lexicon(config_dir: Path = CONFIG_DIR) -> NameLexicon:
     return NameLexicon(
         given=frozenset(given - connectors),
         surnames=frozenset(surnames - connectors),
-        english=_read_words(config_dir / "english_words.txt"),
+        english=_read_words(config_dir / "english_words.txt")
+        | frozenset(config_words(settings, "everyday_hinglish")),
         titles=frozenset(t.rstrip(".") for t in config_words(settings, "titles")),
         cues=_phrases(config_words(settings, "cues")),
         post_cues=_phrases(config_words(settings, "post_cues")),
@@ -138,6 +141,8 @@ def load_lexicon(config_dir: Path = CONFIG_DIR) -> NameLexicon:
         relations=frozenset(config_words(settings, "relation_markers")),
         not_name_phrases=_phrases(config_words(settings, "not_name_phrases")),
         not_names=frozenset(config_words(settings, "not_names")),
+        place_before=_phrases(config_words(settings, "place_before")),
+        place_after=_phrases(config_words(settings, "place_after")),
         places=frozenset(faker_places()),
         stop_words=frozenset(STOP_WORDS),
     )

@@ -7,8 +7,9 @@ message written all in lower case) form a run. A run is a person when
 - it holds a listed name that is not also an everyday word ("Priya", "Priya Shah");
 - it holds an initial between words ("Bulat A. Butusov"), or two or more unlisted
   capitalised words that are not everyday words and not a known place ("Teake Tuininga");
-- it is two or more listed names that are also everyday words, not opening a sentence
-  ("... with Rose Baker").
+- it is two or more listed names that are also everyday words, capitalised, not opening a
+  sentence ("... with Rose Baker").
+A run next to a place word ("thana Kotwali", "village Rampur", "Tis Hazari court") is a place.
 A lone unlisted capitalised word is a person only when listed beside one ("Kleist and
 Arnold"). A lone everyday name ("Will", "May") needs a cue. After a name cue ("my name is",
 "mera naam", "S/o", "Smt") a name counts in any case, and phrases such as "Jan Dhan" are
@@ -75,10 +76,10 @@ def _score(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> fl
     kinds = [w.kind for w in run]
     if all(k is Kind.INITIAL for k in kinds):
         return 0.0
+    if _placed(words, i, j, lex) or text[run[0].start : run[-1].end].casefold() in lex.places:
+        return 0.0
     if _cued(words, i, j, text, lex):
         return 0.85
-    if text[run[0].start : run[-1].end].casefold() in lex.places:
-        return 0.0
     if Kind.STRONG in kinds and (len(run) > 1 or run[0].text[0].isupper()):
         return 0.75 if len(run) > 1 else 0.6
     proper, weak = kinds.count(Kind.PROPER), kinds.count(Kind.WEAK)
@@ -87,9 +88,24 @@ def _score(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> fl
     if proper >= 2 or (proper and weak):
         return 0.5
     opens = _OPENS_SENTENCE.search(text[: run[0].start]) is not None
-    if weak >= 2 and not opens and not any(w.text.casefold() in lex.stop_words for w in run):
+    capitalised = all(w.text[0].isupper() for w in run)  # in lower case, everyday names need a cue
+    if (
+        weak >= 2
+        and capitalised
+        and not opens
+        and not any(w.text.casefold() in lex.stop_words for w in run)
+    ):
         return 0.5
     return 0.0
+
+
+def _placed(words: list[Word], i: int, j: int, lex: NameLexicon) -> bool:
+    """A place word right before or after the run ("thana Kotwali", "Tis Hazari court")."""
+    before = [w.text.casefold() for w in words[max(0, i - 2) : i]]
+    after = [w.text.casefold() for w in words[j : j + 2]]
+    return any(ends_with(before, p) for p in lex.place_before) or any(
+        after[: len(p)] == list(p) for p in lex.place_after
+    )
 
 
 def _listed_beside(
