@@ -52,6 +52,7 @@ class CompiledRules:
     standalone: tuple[Standalone, ...]
     direction_words: frozenset[str]
     addressed_words: frozenset[str]
+    assistant_words: frozenset[str]  # "bot", "ai", "warden": a quote naming them is not reported
     request_opener: re.Pattern[str]
     conditional_opener: re.Pattern[str]
     profanity_words: frozenset[str]
@@ -116,6 +117,7 @@ def compile_rules(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
         direction_words=_single_words(abuse, DIRECTION_LISTS),
+        assistant_words=_single_words(abuse, ("assistant_nouns",)),
         addressed_words=_single_words(
             {k: abuse[k] for k in ADDRESS_LANGUAGES if k in abuse}, ADDRESS_LISTS
         )

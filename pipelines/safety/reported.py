@@ -5,8 +5,9 @@ kaise karein?', "वह मुझे पागल कहता है, क्य
 reported, not said to the reader. A flagged message is spared when:
 1. it reports speech: a configured reporting cue outside the quotes ("called me", "told my
    wife", "bola ki", "keh raha tha", "ने कहा"), not said by the writer or the reader ("as I
-   said: you idiot" is not reported), or a quote after a speaker and a colon, as in a
-   transcript ('landlord: "vacate by sunday, you ..."'), when the speaker is neither the
+   said: you idiot" is not reported), or words after a speaker and a colon, as in a
+   transcript ('landlord: "vacate by sunday, you ..."', "husband: you are useless. me: ..."; the
+   words, quoted or up to the end of the sentence, are taken out), when the speaker is neither the
    writer nor the reader (it opens with no `speaker_exclusions` word: "me", "as I said",
    "listen"; and addresses no one: "bot", "you") and the message asks;
 2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun"), or
@@ -33,9 +34,12 @@ _DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 _SENTENCES = re.compile(r"(?<=[.!?\u0964\n])")
 _CLAUSES = re.compile(r"(?<=[,;:])")
 _URL = re.compile(r"(?:https?://|www\.)\S+")  # "watch?v=" asks nothing
-# a speaker of at most six words at the start of a sentence, a colon, then a quote (an ellipsis
-# once outside_quotes has taken the quote out)
-_SPEAKER = re.compile(r"(?:\A|[.!?\n\u0964])\s*([^.!?\n\u0964:\u2026]{2,60}?)\s*:\s*\u2026")
+# "<speaker>: <words>" at the start of a sentence: a speaker of at most six words, a colon, then
+# a quote (an ellipsis once outside_quotes has taken it out) or the rest of the sentence
+_SPEAKER = re.compile(
+    r"(?:^|(?<=[.!?\n\u0964\u2013\u2014]))(\s*)([^.!?\n\u0964:\u2026\u2013\u2014]{2,60}?)\s*:\s*"
+    r"(\u2026|[^.!?\n\u0964\u2013\u2014]+)"
+)
 
 
 def spare_reported_speech(
@@ -50,18 +54,17 @@ def spare_reported_speech(
         return verdict
     quoted = outside_quotes(text)
     outside = text if quoted is None else quoted
-    whole = prepared if quoted is None and prepared is not None else None
-    words = (whole or rules.compiled.prepare(outside)).words
     packs = rules.compiled.reporting
-    speaker = _speaker(quoted, rules) if quoted is not None else None
+    speaker = None
+    transcript = _transcript(text, outside, rules)
+    if transcript is not None and _asks_outright(transcript[0], rules):
+        outside, speaker = transcript  # a transcript line that asks nothing is not spared
+    whole = prepared if outside == text and prepared is not None else None
+    words = (whole or rules.compiled.prepare(outside)).words
     if speaker is None and not any(p.cue.search(p.fold(words)) for p in packs):
         return verdict  # no report at all: the common case
-    asks_outright = "?" in _URL.sub(" ", outside) or any(
-        p.help.search(p.fold(words)) for p in packs
-    )
-    if speaker is not None and not asks_outright:
-        speaker = None  # a transcript line that asks nothing is not spared by its form alone
-    asks = quoted is not None or asks_outright  # quoted words, and a cue outside says who said them
+    # quoted words, and a cue outside says who said them
+    asks = quoted is not None or speaker is not None or _asks_outright(outside, rules, words)
     rest, language = [], None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
@@ -82,22 +85,40 @@ def spare_reported_speech(
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
 
 
-def _speaker(outside: str, rules: SafetyRules) -> str | None:
-    """The language of a quote after a third-party speaker and a colon ("landlord: ...",
-    "सास: ..."), if any: the pack whose help cues the message uses most, else by script."""
-    compiled = rules.compiled
-    for match in _SPEAKER.finditer(outside):
-        words = compiled.prepare(match.group(1)).words.split()
+def _asks_outright(outside: str, rules: SafetyRules, words: str | None = None) -> bool:
+    """A "?" outside the quotes or a request for help."""
+    words = rules.compiled.prepare(outside).words if words is None else words
+    packs = rules.compiled.reporting
+    return "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
+
+
+def _transcript(text: str, outside: str, rules: SafetyRules) -> tuple[str, str] | None:
+    """`outside` with each third-party speaker's words, and the speaker, taken out ("landlord:
+    you idiot, get out by sunday.", 'सास: "..."'), and the language: the pack whose help cues
+    the message uses most, else by script. None when no line has such a speaker, or when the
+    message names the assistant."""
+    compiled, found = rules.compiled, False
+    if not compiled.assistant_words.isdisjoint(compiled.prepare(text).words.split()):
+        return None  # 'user: "shut up you dumb AI"' speaks to the assistant
+
+    def cut(line: re.Match[str]) -> str:
+        nonlocal found
+        words = compiled.prepare(line.group(2)).words.split()
         if not words or len(words) > 6 or not compiled.addressed_words.isdisjoint(words):
-            continue
+            return line.group(0)
         if any(pack.fold(words[0]) in pack.not_speakers for pack in compiled.reporting):
-            continue
-        message = compiled.prepare(outside).words
-        hits = [len(set(pack.help.findall(pack.fold(message)))) for pack in compiled.reporting]
-        if any(hits):  # the language whose help cues the message uses most
-            return compiled.reporting[hits.index(max(hits))].language
-        return "hi" if _DEVANAGARI.search(outside) else "en"
-    return None
+            return line.group(0)
+        found = True
+        return line.group(1) + " \u2026 "
+
+    taken = _SPEAKER.sub(cut, outside)
+    if not found:
+        return None
+    message = compiled.prepare(taken).words
+    hits = [len(set(pack.help.findall(pack.fold(message)))) for pack in compiled.reporting]
+    if any(hits):  # the language whose help cues the message uses most
+        return taken, compiled.reporting[hits.index(max(hits))].language
+    return taken, "hi" if _DEVANAGARI.search(outside) else "en"
 
 
 def _said_to_writer(clause: str, rules: SafetyRules) -> bool:

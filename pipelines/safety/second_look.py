@@ -41,11 +41,14 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     asks = "?" in text
     bar = max(limits.social, limits.social_question) if asks else limits.social
     thanks, helps = _thanks(prepared, rules), _asks_for_help(prepared, rules)
-    if thanks and (len(words) > THANKS_WITH_CONTENT or helps):
+    asks_anything = _asks_anything(prepared, rules, asks)
+    longer_thanks = thanks and (len(words) > THANKS_WITH_CONTENT or helps)
+    if longer_thanks:
         bar = max(bar, limits.social_thanks)
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
-        and (_addressed(prepared, rules) or not _asks_anything(prepared, rules, asks))
+        and (_addressed(prepared, rules) or not asks_anything)
+        and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
