@@ -57,6 +57,8 @@ MESSAGE_FILES = (
     "guards_injection_v13.jsonl",
     "guards_injection_v14.jsonl",
     "guards_injection_v15a.jsonl",
+    "guards_injection_v15d.jsonl",
+    "guards_injection_v16.jsonl",
 )
 
 

@@ -37,6 +37,8 @@ ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addr
 # "this", and "ai", "machine" and "robot" name a thing as often as they address one
 ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
 NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
+# English "ya" and "ye" (you) are Hinglish "or" and "this": "property me haq hai ya nahi"
+HINGLISH_HOMOGRAPHS = frozenset({"ya", "ye"})
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
@@ -116,7 +118,7 @@ def compile_rules(
         standalone=tuple(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
-        direction_words=_single_words(abuse, DIRECTION_LISTS),
+        direction_words=_single_words(abuse, DIRECTION_LISTS) - HINGLISH_HOMOGRAPHS,
         assistant_words=_single_words(abuse, ("assistant_nouns",)),
         addressed_words=_single_words(
             {k: abuse[k] for k in ADDRESS_LANGUAGES if k in abuse}, ADDRESS_LISTS

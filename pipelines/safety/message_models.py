@@ -58,6 +58,7 @@ class MessageThresholds:
     injection_unaddressed: float  # the injection head's bar for a message to no one in particular
     social_question: float  # the social head's bar for a message with a "?"
     social_thanks: float  # and for a thanks followed by more words (it may be a new problem)
+    social_unaddressed: float  # and for a question that names no one ("free ho abhi?")
     max_words: int  # longer messages are not asked (pasted documents are the rules' work)
     min_words: int  # nor shorter ones: a word or two is too little for a bag of n-grams
     social_min_words: int  # the social head reads shorter ones ("thnks yr")

@@ -45,9 +45,10 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     longer_thanks = thanks and (len(words) > THANKS_WITH_CONTENT or helps)
     if longer_thanks:
         bar = max(bar, limits.social_thanks)
+    if asks_anything and not _addressed(prepared, rules):
+        bar = max(bar, limits.social_unaddressed)  # "raat ko sote ho kya": no "you" in it
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
-        and (_addressed(prepared, rules) or not asks_anything)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS

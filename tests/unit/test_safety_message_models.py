@@ -54,7 +54,6 @@ def route(text: str, rules: SafetyRules) -> tuple[str, tuple[str, ...]]:
         ("zhakkas sir, din bana diya", {"social": "zhakkas"}, "greeting", GREETING),
         ("zhakkas, I need help with my visa", {"social": "zhakkas"}, "question", None),
         ("zhakkas, how are you today?", {"social": "zhakkas"}, "greeting", GREETING),
-        ("what is zhakkas?", {"social": "zhakkas"}, "question", None),
         ("zhakkas " + "word " * 40, {"social": "zhakkas"}, "question", None),
     ],
 )
@@ -129,6 +128,14 @@ def test_an_attack_that_addresses_no_one_must_pass_the_higher_bar() -> None:
     assert route(unaddressed, with_heads(injection="zhakkas"))[0] == "abusive"  # 1.00 >= 0.95
     assert route(unaddressed, strict)[0] == "question"
     assert route(addressed, strict)[0] == "abusive"  # the bar is only for no one addressed
+
+
+def test_a_question_to_no_one_must_pass_the_unaddressed_bar() -> None:
+    unaddressed, addressed = "what is zhakkas?", "zhakkas, how are you today?"
+    strict = with_heads(social="zhakkas", message_social_unaddressed_threshold=1.0)
+    assert route(unaddressed, with_heads(social="zhakkas"))[0] == "greeting"  # 1.00 >= 0.95
+    assert route(unaddressed, strict)[0] == "question"
+    assert route(addressed, strict)[0] == "greeting"  # the bar is only for no one addressed
 
 
 def test_a_long_thanks_must_pass_the_thanks_bar() -> None:

@@ -93,3 +93,37 @@ def test_a_quote_after_a_third_party_speaker_is_reported(text: str, language: st
 @pytest.mark.parametrize("text", TRANSCRIPTS_STILL_ABUSE)
 def test_a_quote_after_the_writer_or_an_order_is_not(text: str) -> None:
     assert detect_abuse(text, shipped_rules()).flagged
+
+
+# a message that arrived (a call, a text, an e-mail, a letter) and what it said
+ARRIVALS = [
+    (
+        "Ex-husband texts 'you filthy whore, I'll tell your office'. Can I get a restraining order?",
+        "en",
+    ),  # noqa: E501
+    (
+        'A client emailed "you incompetent moron, I\'ll ruin you" and refused to pay. Can I sue?',
+        "en",
+    ),  # noqa: E501
+    (
+        'I received an anonymous letter: "you whore, leave this colony or else". What should I do?',
+        "en",
+    ),  # noqa: E501
+    (
+        "ek unknown number se call aaya 'paise bhej warna teri photo viral kar dunga kamini'. kya karu",
+        "hinglish",
+    ),  # noqa: E501
+    (
+        "instagram pe ek ladka msg kar raha hai 'tujhe utha lunga'. cyber cell me complaint kaise kare",
+        "hinglish",
+    ),  # noqa: E501
+    ("अनजान नंबर से कॉल आया 'पैसे भेज वरना तेरी फोटो वायरल कर दूँगा कमीनी'। क्या करूँ?", "hi"),
+]
+
+
+@pytest.mark.parametrize(("text", "language"), ARRIVALS)
+def test_what_a_call_text_or_letter_said_is_reported(text: str, language: str) -> None:
+    verdict = detect_abuse(text, shipped_rules())
+    spared = {f"abuse.{language}.reported_speech", "abuse.quoted_mention"}
+    assert not verdict.flagged and set(verdict.reasons) & spared, verdict
+    assert_routed(text, "question")
