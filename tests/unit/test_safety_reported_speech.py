@@ -97,26 +97,17 @@ def test_a_quote_after_the_writer_or_an_order_is_not(text: str) -> None:
 
 # a message that arrived (a call, a text, an e-mail, a letter) and what it said
 ARRIVALS = [
-    (
-        "Ex-husband texts 'you filthy whore, I'll tell your office'. Can I get a restraining order?",
-        "en",
-    ),  # noqa: E501
+    ("Ex-husband texts 'you filthy whore, I'll tell your office'. Restraining order?", "en"),
     (
         'A client emailed "you incompetent moron, I\'ll ruin you" and refused to pay. Can I sue?',
         "en",
-    ),  # noqa: E501
+    ),
+    ('I received an anonymous letter: "you whore, leave this colony". What should I do?', "en"),
     (
-        'I received an anonymous letter: "you whore, leave this colony or else". What should I do?',
-        "en",
-    ),  # noqa: E501
-    (
-        "ek unknown number se call aaya 'paise bhej warna teri photo viral kar dunga kamini'. kya karu",
+        "unknown number se call aaya 'paise bhej warna photo viral kar dunga kamini'. kya karu",
         "hinglish",
-    ),  # noqa: E501
-    (
-        "instagram pe ek ladka msg kar raha hai 'tujhe utha lunga'. cyber cell me complaint kaise kare",
-        "hinglish",
-    ),  # noqa: E501
+    ),
+    ("insta pe ek ladka msg kar raha hai 'tujhe utha lunga'. complaint kaise kare", "hinglish"),
     ("अनजान नंबर से कॉल आया 'पैसे भेज वरना तेरी फोटो वायरल कर दूँगा कमीनी'। क्या करूँ?", "hi"),
 ]
 
