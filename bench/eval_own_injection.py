@@ -59,6 +59,7 @@ MESSAGE_FILES = (
     "guards_injection_v15a.jsonl",
     "guards_injection_v15d.jsonl",
     "guards_injection_v16.jsonl",
+    "guards_injection_v17.jsonl",
 )
 
 

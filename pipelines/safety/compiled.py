@@ -37,8 +37,12 @@ ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addr
 # "this", and "ai", "machine" and "robot" name a thing as often as they address one
 ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
 NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
-# English "ya" and "ye" (you) are Hinglish "or" and "this": "property me haq hai ya nahi"
+# English "ya" and "ye" (you) are Hinglish "or" and "this" ("property me haq hai ya nahi"):
+# they aim a clause at the reader only in a clause without these Hinglish words
 HINGLISH_HOMOGRAPHS = frozenset({"ya", "ye"})
+HINGLISH_MARKERS = frozenset(
+    "hai hain ho ka ki ke ko me mein se nahi nhi kya tha thi aur bhi wala wali".split()
+)
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
@@ -76,6 +80,7 @@ class CompiledRules:
     thanks_negations: re.Pattern[str] = re.compile(NEVER)
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
+    greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
 
     def prepare(self, text: str) -> Prepared:
         return prepare(text, self.vocab, self.by_length)
@@ -118,7 +123,7 @@ def compile_rules(
         standalone=tuple(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
-        direction_words=_single_words(abuse, DIRECTION_LISTS) - HINGLISH_HOMOGRAPHS,
+        direction_words=_single_words(abuse, DIRECTION_LISTS),
         assistant_words=_single_words(abuse, ("assistant_nouns",)),
         addressed_words=_single_words(
             {k: abuse[k] for k in ADDRESS_LANGUAGES if k in abuse}, ADDRESS_LISTS
@@ -143,6 +148,7 @@ def compile_rules(
         thanks_negations=_phrases(greeting, "thanks_negations"),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
+        greeting_followups=_single_words(greeting, ("followups",)),
     )
 
 

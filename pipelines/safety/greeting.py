@@ -13,7 +13,8 @@ Anything else is a question: one content word beyond the greeting vocabulary ("h
 notice period?"), a digit, or more than `greeting_max_chars` / `greeting_max_words` is enough.
 A question must never be short-circuited, so every doubt goes to the question route.
 
-A message made only of the configured `emoji` ("🙏", "👍👍", "😊🙏") is a greeting too.
+A message made only of the configured `emoji` ("🙏", "👍👍", "😊🙏") is a greeting too; an
+acknowledgement with a `followups` word and a "?" ("ok so?", "acha phir?") is not.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     words = (prepared or compiled.prepare(text)).words
     if not words and _only_emoji(text, compiled.greeting_emoji):
         return GREETING
+    if asks_what_next(text, words, compiled.greeting_followups):
+        return CLEAR  # "ok so?", "acha phir?": what comes next is a question
     gaps = words.count(" ")
     if not words or gaps >= max(rules.greeting_max_words, rules.greeting_closing_max_words):
         return CLEAR
@@ -72,3 +75,9 @@ def mentions_greeting(text: str, rules: SafetyRules, prepared: Prepared | None =
 def _only_emoji(text: str, emoji: frozenset[str]) -> bool:
     shown = "".join(text.split()).translate(_EMOJI_PARTS)
     return bool(shown) and all(c in emoji for c in shown)
+
+
+def asks_what_next(text: str, words: str, followups: frozenset[str]) -> bool:
+    """A "?" after a last word such as "so", "phir", "अब": "ok so?", "acha phir?"."""
+    last = words.rsplit(" ", 1)[-1]
+    return "?" in text and last in followups

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from pipelines.safety.compiled import HINGLISH_HOMOGRAPHS, HINGLISH_MARKERS
 from pipelines.safety.greeting import detect_greeting
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
@@ -74,7 +75,7 @@ def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
         clause
         for index, clause in enumerate(clauses)
         if index not in generic
-        and not compiled.direction_words.isdisjoint(clause.split())
+        and _aimed(clause.split(), rules)
         and not compiled.request_opener.match(clause)
     ]
 
@@ -96,3 +97,11 @@ def injection_model_input(prepared: Prepared, rules: SafetyRules) -> tuple[str, 
     """The clauses the injection model scores, or None when the message is too short."""
     long_enough = prepared.words.count(" ") + 1 >= rules.injection_model_min_words
     return prepared.clauses if long_enough else None
+
+
+def _aimed(words: list[str], rules: SafetyRules) -> bool:
+    """A direction word in the clause; "ya" and "ye" only in a clause that is not Hinglish."""
+    found = rules.compiled.direction_words.intersection(words)
+    if found and found <= HINGLISH_HOMOGRAPHS:
+        return HINGLISH_MARKERS.isdisjoint(words)
+    return bool(found)

@@ -11,6 +11,7 @@ attack.
 
 from __future__ import annotations
 
+from pipelines.safety.greeting import asks_what_next
 from pipelines.safety.mentions import Detector, spare_quoted_mention
 from pipelines.safety.message_models import MessageModels
 from pipelines.safety.normalize import Prepared
@@ -50,6 +51,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
+        and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help

@@ -10,6 +10,8 @@ from tests.unit._safety_rules import assert_routed
 GREETINGS = [
     "happy diwali to you and your family",
     "Eid Mubarak!",
+    "Eid Mubarak to you and your team!",
+    "gurpurab di lakh lakh vadhaiyan",
     "Merry Christmas bot 🎄",
     "wishing you a very happy diwali",
     "happy new year sir",
