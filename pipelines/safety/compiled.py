@@ -41,7 +41,8 @@ NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
 # they aim a clause at the reader only in a clause without these Hinglish words
 HINGLISH_HOMOGRAPHS = frozenset({"ya", "ye"})
 HINGLISH_MARKERS = frozenset(
-    "hai hain ho ka ki ke ko me mein se nahi nhi kya tha thi aur bhi wala wali".split()
+    {"hai", "hain", "ho", "ka", "ki", "ke", "ko", "me", "mein", "se", "nahi", "nhi", "kya"}
+    | {"tha", "thi", "aur", "bhi", "wala", "wali"}
 )
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
