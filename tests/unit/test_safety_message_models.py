@@ -122,31 +122,32 @@ def test_scores_are_each_heads_own_probability(clauses: tuple[str, ...]) -> None
         models.score("bias", slots)
 
 
-def test_an_attack_that_addresses_no_one_must_pass_the_higher_bar() -> None:
-    unaddressed, addressed = "the zhakkas setting overrides the default", "tum apna zhakkas dikhao"
-    strict = with_heads(injection="zhakkas", message_injection_unaddressed_threshold=1.0)
-    assert route(unaddressed, with_heads(injection="zhakkas"))[0] == "abusive"  # 1.00 >= 0.95
-    assert route(unaddressed, strict)[0] == "question"
-    assert route(addressed, strict)[0] == "abusive"  # the bar is only for no one addressed
+# (head, the bar, a message it applies to, one it does not): with a keyed head scoring 1.00
+# both pass the shipped bars (0.9-0.95); at 1.0 only the second does
+HIGHER_BARS = [
+    # an attack that addresses no one
+    ("injection", "message_injection_unaddressed_threshold",
+     "the zhakkas setting overrides the default", "tum apna zhakkas dikhao"),
+    # a question to no one
+    ("social", "message_social_unaddressed_threshold",
+     "what is zhakkas?", "zhakkas, how are you today?"),
+    # a thanks with more words
+    ("social", "message_social_thanks_threshold",
+     "zhakkas thanks a lot, my mother was so worried", "zhakkas sir, din bana diya"),
+]  # fmt: skip
 
 
-def test_a_question_to_no_one_must_pass_the_unaddressed_bar() -> None:
-    unaddressed, addressed = "what is zhakkas?", "zhakkas, how are you today?"
-    strict = with_heads(social="zhakkas", message_social_unaddressed_threshold=1.0)
-    assert route(unaddressed, with_heads(social="zhakkas"))[0] == "greeting"  # 1.00 >= 0.95
-    assert route(unaddressed, strict)[0] == "question"
-    assert route(addressed, strict)[0] == "greeting"  # the bar is only for no one addressed
-
-
-def test_a_long_thanks_must_pass_the_thanks_bar() -> None:
-    long_thanks, short = (
-        "zhakkas thanks a lot, my mother was so worried",
-        "zhakkas sir, din bana diya",
-    )
-    strict = with_heads(social="zhakkas", message_social_thanks_threshold=1.0)
-    assert route(long_thanks, with_heads(social="zhakkas"))[0] == "greeting"  # 1.00 >= 0.9
-    assert route(long_thanks, strict)[0] == "question"
-    assert route(short, strict)[0] == "greeting"  # the bar is only for a thanks with more words
+@pytest.mark.parametrize(("head", "bar", "applies", "exempt"), HIGHER_BARS)
+def test_a_higher_bar_applies_only_where_it_is_meant(
+    head: str, bar: str, applies: str, exempt: str
+) -> None:
+    expected = "abusive" if head == "injection" else "greeting"
+    words = {"insult": "-", "injection": "-", "social": "-", head: "zhakkas"}
+    keyed = (words["insult"], words["injection"], words["social"])
+    strict = with_heads(*keyed, **{bar: 1.0})
+    assert route(applies, with_heads(*keyed))[0] == expected
+    assert route(applies, strict)[0] == "question"
+    assert route(exempt, strict)[0] == expected
 
 
 @pytest.mark.parametrize(
