@@ -153,6 +153,8 @@ class Reporting:
     victim: re.Pattern[str] = re.compile(NEVER)
     # first words that make "<speaker>: <quote>" the writer's own words (speaker_exclusions)
     not_speakers: frozenset[str] = frozenset()
+    speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
+    legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -166,6 +168,7 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         cue = expand(negated + "{reporting_cues}", block.lists, where, fold)
         helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
         victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
+        legals = [fold(words_of(e)) for e in block.lists.get("legal_matters", ())]
         found.append(
             Reporting(
                 language=language,
@@ -176,6 +179,8 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 not_speakers=frozenset(
                     fold(words_of(e)) for e in block.lists.get("speaker_exclusions", ())
                 ),
+                speakers=frozenset(fold(words_of(e)) for e in block.lists.get("speaker_nouns", ())),
+                legal=re.compile(rf"(?<!\S){alternation(legals)}(?!\S)"),
             )
         )
     return tuple(found)

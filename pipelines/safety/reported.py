@@ -18,7 +18,8 @@ reported, not said to the reader. A flagged message is spared when:
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
    to the end of the sentence are taken out, and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
-Text smuggled in invisible characters is never spared.
+Text smuggled in invisible characters is never spared, nor a message that names the assistant
+("bot", "AI", "warden").
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ def spare_reported_speech(
     """`prepared`: the text's prepared form, when the caller has it."""
     if not verdict.flagged or any(k in r for r in verdict.reasons for k in NEVER_SPARED):
         return verdict
+    compiled = rules.compiled
+    if not compiled.assistant_words.isdisjoint(compiled.prepare(text).words.split()):
+        return verdict  # "msg aaya hai, tu bekaar bot hai": abusers do not call a victim "bot"
     quoted = outside_quotes(text)
     outside = text if quoted is None else quoted
-    packs = rules.compiled.reporting
+    packs = compiled.reporting
     speaker = None
     transcript = _transcript(text, outside, rules)
     if transcript is not None and _asks_outright(transcript[0], rules):
@@ -95,11 +99,9 @@ def _asks_outright(outside: str, rules: SafetyRules, words: str | None = None) -
 def _transcript(text: str, outside: str, rules: SafetyRules) -> tuple[str, str] | None:
     """`outside` with each third-party speaker's words, and the speaker, taken out ("landlord:
     you idiot, get out by sunday.", 'सास: "..."'), and the language: the pack whose help cues
-    the message uses most, else by script. None when no line has such a speaker, or when the
-    message names the assistant."""
+    the message uses most, else by script. None when no line has such a speaker (a
+    `speaker_nouns` word, no `speaker_exclusions` word first, nobody addressed)."""
     compiled, found = rules.compiled, False
-    if not compiled.assistant_words.isdisjoint(compiled.prepare(text).words.split()):
-        return None  # 'user: "shut up you dumb AI"' speaks to the assistant
 
     def cut(line: re.Match[str]) -> str:
         nonlocal found
@@ -108,6 +110,9 @@ def _transcript(text: str, outside: str, rules: SafetyRules) -> tuple[str, str] 
             return line.group(0)
         if any(pack.fold(words[0]) in pack.not_speakers for pack in compiled.reporting):
             return line.group(0)
+        if not any(pack.speakers.intersection(pack.fold(" ".join(words)).split())
+                   for pack in compiled.reporting):  # fmt: skip
+            return line.group(0)  # "my question:", "ek baat:" name no third party
         found = True
         return line.group(1) + " \u2026 "
 

@@ -55,6 +55,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
+        and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
     if _thanks_closure(text, prepared, rules, len(words)):
@@ -130,6 +131,11 @@ def _passes(score: float, threshold: float) -> bool:
 def _asks_for_help(prepared: Prepared, rules: SafetyRules) -> bool:
     """A request for help or a legal word ("help", "madad", "court", "शिकायत"): a question."""
     return any(p.help.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
+
+
+def _names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A legal matter ("summon", "warrant", "किराया"): never small talk, even after a thanks."""
+    return any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:
