@@ -18,8 +18,8 @@ reported, not said to the reader. A flagged message is spared when:
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
    to the end of the sentence are taken out, and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
-Text smuggled in invisible characters is never spared, nor a message that names the assistant
-("bot", "AI", "warden").
+Text smuggled in invisible characters is never spared, nor a report whose reported part names
+the assistant ("bot", "AI", "warden").
 """
 
 from __future__ import annotations
@@ -54,13 +54,11 @@ def spare_reported_speech(
     if not verdict.flagged or any(k in r for r in verdict.reasons for k in NEVER_SPARED):
         return verdict
     compiled = rules.compiled
-    if not compiled.assistant_words.isdisjoint(compiled.prepare(text).words.split()):
-        return verdict  # "msg aaya hai, tu bekaar bot hai": abusers do not call a victim "bot"
     quoted = outside_quotes(text)
     outside = text if quoted is None else quoted
     packs = compiled.reporting
     speaker = None
-    transcript = _transcript(text, outside, rules)
+    transcript = _transcript(outside, rules)
     if transcript is not None and _asks_outright(transcript[0], rules):
         outside, speaker = transcript  # a transcript line that asks nothing is not spared
     whole = prepared if outside == text and prepared is not None else None
@@ -84,7 +82,8 @@ def spare_reported_speech(
     if language is None or not asks:  # quotes alone are mentions.py's business
         return verdict
     remainder = " ".join(rest)
-    if detect(remainder, rules, rules.compiled.prepare(remainder)).flagged:
+    left = compiled.prepare(remainder)
+    if detect(remainder, rules, left).flagged or _names_assistant_in_report(text, left, rules):
         return verdict
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
 
@@ -96,7 +95,14 @@ def _asks_outright(outside: str, rules: SafetyRules, words: str | None = None) -
     return "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
 
 
-def _transcript(text: str, outside: str, rules: SafetyRules) -> tuple[str, str] | None:
+def _names_assistant_in_report(text: str, left: Prepared, rules: SafetyRules) -> bool:
+    """The assistant ("bot", "AI") named in the part taken as reported: "msg aaya hai, tu
+    bekaar bot hai" aims at the reader; "bot, my husband called me a slut" does not."""
+    named = rules.compiled.assistant_words.intersection(rules.compiled.prepare(text).words.split())
+    return bool(named) and named.isdisjoint(left.words.split())
+
+
+def _transcript(outside: str, rules: SafetyRules) -> tuple[str, str] | None:
     """`outside` with each third-party speaker's words, and the speaker, taken out ("landlord:
     you idiot, get out by sunday.", 'सास: "..."'), and the language: the pack whose help cues
     the message uses most, else by script. None when no line has such a speaker (a

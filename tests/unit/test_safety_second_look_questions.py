@@ -67,6 +67,8 @@ QUESTIONS = [
     "summon aaya hai",
     "warrant aaya hai",
     "maternity leave milegi",
+    "bot, my husband called me a slut, what can I do?",
+    "my husband calls me a useless bitch, can this AI help me?",
     "thanks, summon aaya hai",
     "धन्यवाद, समन आया है",
     "thanks, salary nahi aayi",
