@@ -7,9 +7,9 @@ reported, not said to the reader. A flagged message is spared when:
    wife", "bola ki", "keh raha tha", "ने कहा"), not said by the writer or the reader ("as I
    said: you idiot" is not reported), or words after a speaker and a colon, as in a
    transcript ('landlord: "vacate by sunday, you ..."', "husband: you are useless. me: ..."; the
-   words, quoted or up to the end of the sentence, are taken out), when the speaker is neither the
-   writer nor the reader (it opens with no `speaker_exclusions` word: "me", "as I said",
-   "listen"; and addresses no one: "bot", "you") and the message asks;
+   words, quoted or up to the end of the sentence, are taken out), when the speaker names a third
+   party (a `speaker_nouns` word), opens with no `speaker_exclusions` word ("me", "as I said",
+   "listen"), addresses no one ("bot", "you"), and the message asks;
 2. it asks: a "?" outside the quotes, or a request for help ("please help", "kya karun"), or
    the writer is the one the words were said to (a `victim_words` entry in a clause with a
    cue: "they abused me saying ...", "usne mujhe ... bola", "मुझे ... कहता है"), or the words

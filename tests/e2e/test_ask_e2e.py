@@ -36,6 +36,7 @@ SECOND_LOOK_USER = "u-second-look"
 MESSAGE_MODEL_INSULT = "tum toh ekdum gobar ganesh nikle"  # abuse.model.messages
 MESSAGE_MODEL_SMALL_TALK = "kaisa chal raha hai aapka din"  # greeting.model.messages
 CLOSING_THANKS = "thank you sir, I understood the whole process of filing the complaint"
+EMOJI_THANKS, FESTIVAL_WISH = "🙏🙏", "aapko diwali ki hardik shubhkamnaye"  # round 11 rules
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -67,6 +68,8 @@ def batch(
         {"question": MESSAGE_MODEL_INSULT, "user": SECOND_LOOK_USER},
         {"question": MESSAGE_MODEL_SMALL_TALK, "user": SECOND_LOOK_USER},
         {"question": CLOSING_THANKS, "user": SECOND_LOOK_USER},
+        {"question": EMOJI_THANKS, "user": SECOND_LOOK_USER},
+        {"question": FESTIVAL_WISH, "user": SECOND_LOOK_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -80,6 +83,8 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
     routes = [r["route"] for r in results]
     assert routes == ["reject", "greeting", "question", "question", "reject"] + [
         "reject",
+        "greeting",
+        "greeting",
         "greeting",
         "greeting",
     ]
@@ -134,12 +139,13 @@ def test_a_reject_decided_by_the_insult_model_costs_nothing_too(
 def test_the_second_look_keeps_the_reject_free_and_the_greeting_cheap(
     batch: tuple[Run, list[dict[str, Any]], Path],
 ) -> None:
-    """SPEC guarantees 1 and 2 for the routes the message models and the closing thanks give."""
+    """SPEC guarantees 1 and 2 for the routes the message models, the closing thanks, emoji-only
+    thanks and festival wishes give."""
     _, results, _ = batch
-    rejected, small_talk, thanks = results[5:8]
+    rejected, *greetings = results[5:10]
     assert (rejected["route"], rejected["safe_query"]) == ("reject", None)
     assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
-    for greeted in (small_talk, thanks):
+    for greeted in greetings:
         assert (greeted["route"], greeted["mode"]) == ("greeting", None)
         assert greeted["calls"]["embed"] == 0 and greeted["calls"]["vector"] == 0
         assert greeted["sources"] == []

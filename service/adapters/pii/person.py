@@ -24,7 +24,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
 from service.adapters.pii.lexicon import NameLexicon, UsesLexicon
-from service.adapters.pii.person_cues import cue_named, drop_phrases, ends_with
+from service.adapters.pii.person_cues import cue_named, drop_phrases, ends_with, starts_with
 from service.adapters.pii.person_words import Kind, Word, name_runs, split_words
 
 _LIST_JOIN = re.compile(r",\s*|\s+(?:and|or|&)\s+|,\s+(?:and|or)\s+")
@@ -60,7 +60,7 @@ def _cued(words: list[Word], i: int, j: int, text: str, lex: NameLexicon) -> boo
         return True
     after = [w.text.casefold() for w in words[j : j + 2]]
     tail = text[words[j - 1].end : words[j].start] if j < len(words) else "."
-    if tail.strip() == "" and any(after[: len(c)] == list(c) for c in lex.post_cues):
+    if tail.strip() == "" and any(starts_with(after, c) for c in lex.post_cues):
         return True
     if i == 0 and j == 1 and text[words[0].end : words[0].end + 1] == ",":
         place = words[0].text.casefold() in lex.places  # "Lucknow, Uttar Pradesh ..."
@@ -104,7 +104,7 @@ def _placed(words: list[Word], i: int, j: int, lex: NameLexicon) -> bool:
     before = [w.text.casefold() for w in words[max(0, i - 2) : i]]
     after = [w.text.casefold() for w in words[j : j + 2]]
     return any(ends_with(before, p) for p in lex.place_before) or any(
-        after[: len(p)] == list(p) for p in lex.place_after
+        starts_with(after, p) for p in lex.place_after
     )
 
 

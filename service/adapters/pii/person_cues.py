@@ -26,6 +26,10 @@ def ends_with(seq: list[str], cue: tuple[str, ...]) -> bool:
     return len(seq) >= len(cue) and tuple(seq[-len(cue) :]) == cue
 
 
+def starts_with(seq: list[str], cue: tuple[str, ...]) -> bool:
+    return tuple(seq[: len(cue)]) == cue
+
+
 def drop_phrases(words: list[Word], lex: NameLexicon) -> list[Word]:
     """Words of a never-a-person phrase become ordinary words."""
     lows = [w.text.casefold() for w in words]
