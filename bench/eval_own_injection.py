@@ -60,6 +60,8 @@ MESSAGE_FILES = (
     "guards_injection_v15d.jsonl",
     "guards_injection_v16.jsonl",
     "guards_injection_v17.jsonl",
+    "guards_injection_v18.jsonl",
+    "guards_injection_v18b.jsonl",
 )
 
 

@@ -68,6 +68,7 @@ class CompiledRules:
     indirect: RuleMatcher
     document: RuleMatcher  # flat patterns for uploaded documents only
     decode_cues: frozenset[str]  # words that make ROT13, reversed or split text worth reading
+    wrongdoing: re.Pattern[str]  # a crime's words ("forge", "rishwat"): hidden, an attack
     greeting_full: tuple[tuple[Fold, re.Pattern[str]], ...]  # one regex per spelling fold
     greeting_any: tuple[tuple[Fold, re.Pattern[str]], ...]
     # with the closing remarks, which count only next to a thanks or a goodbye phrase
@@ -138,6 +139,7 @@ def compile_rules(
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),
         document=RuleMatcher(in_documents, words=False, flags=re.MULTILINE),
         decode_cues=_single_words(injection, ("decode_cues",)),
+        wrongdoing=_phrases(injection, "wrongdoing"),
         greeting_full=greetings(greeting, full=True),
         greeting_any=greetings(greeting, full=False),
         greeting_closing=greetings(greeting, full=True, closings=True),

@@ -5,7 +5,8 @@
 selectors; emoji tag sequences (the England, Scotland and Wales flags) are not smuggling.
 `unscrambled` undoes ROT13, reversed text and words split by separators ("ig-no-re",
 "dis_regard"); spaced and dotted letters ("i g n o r e", "i.g.n.o.r.e") are joined by
-normalize. A form is kept only if it shows a cue word (safety.yaml `decode_cues`: ignore,
+normalize, and `looks_obfuscated` tells that the writer split or respelled them. A form is
+kept only if it shows a cue word (safety.yaml `decode_cues`: ignore,
 instructions, prompt, ...) that the text itself does not hold, so ordinary messages cost one
 translate and one reversal, and at most three forms a message are read, of at most
 `max_chars` characters each.
@@ -33,6 +34,15 @@ _ROT13 = str.maketrans(
 )
 _LATIN_WORD = re.compile(r"[a-z]+")
 _INNER_SEPARATOR = re.compile(r"(?<=[a-zA-Z])[-_.·*/|~+](?=[a-zA-Z])")
+# "f.o.r.g.e", "n a k l i", "/i/g/n/o/r/e/": four or more letters, one separator repeated
+# ("I.P.C. u/s" changes separator, "U.S.A." has three letters)
+_SPLIT_LETTERS = re.compile(r"(?i)(?<![a-z])[a-z]([ .\-_/*|·~+])(?:[a-z]\1){2,}[a-z](?![a-z])")
+# "n4kli", "p@ssp0rt", "r00lz": a digit standing for a letter between letters; a run of three
+# digits is a number ("MH14AB1234"), not a spelling
+_LEET_WORD = re.compile(
+    r"(?i)(?<![\w@$])(?=[a-z0-9@$]*[a-z][013457]+[a-z])(?![a-z0-9@$]*\d{3})[a-z0-9@$]+"
+)
+LEET_WORDS = 2  # one such word may be a name or a handle
 
 
 def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[str, str]]:
@@ -72,6 +82,13 @@ def unscrambled(text: str, cues: frozenset[str], *, max_chars: int) -> list[tupl
         if not (set(_LATIN_WORD.findall(joined.lower())) - own).isdisjoint(cues):
             found.append(("joined", joined))
     return found
+
+
+def looks_obfuscated(text: str, *, max_chars: int) -> bool:
+    """Letters split by a separator, or two or more words in leetspeak: a writer hiding words
+    from a filter. Normalisation has already joined them in the word form."""
+    text = text[:max_chars]
+    return bool(_SPLIT_LETTERS.search(text)) or len(_LEET_WORD.findall(text)) >= LEET_WORDS
 
 
 def _rot13(text: str) -> str:

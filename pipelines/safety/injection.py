@@ -18,7 +18,12 @@ mention. The message's own words are not: users address the assistant directly.
 from __future__ import annotations
 
 from pipelines.safety.ciphers import deciphered
-from pipelines.safety.encodings import decoded_payloads, invisible_payload, unscrambled
+from pipelines.safety.encodings import (
+    decoded_payloads,
+    invisible_payload,
+    looks_obfuscated,
+    unscrambled,
+)
 from pipelines.safety.learned import injection_model_input
 from pipelines.safety.mentions import pasted_parts, spare_quoted_mention
 from pipelines.safety.normalize import Prepared, flatten
@@ -52,6 +57,8 @@ def _scan(
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
     reasons += [r for part in pasted_parts(text) for r in compiled.document.all(flatten(part))]
+    if not reasons and _hides_wrongdoing(text, prepared, rules):
+        reasons = ["injection.obfuscated:wrongdoing"]
     if not reasons:
         reasons = _signals(prepared, rules) or (_modelled(prepared, rules) if model else [])
     hidden = invisible_payload(text)
@@ -68,8 +75,18 @@ def _scan(
         payloads += deciphered(text, compiled.decode_cues, max_chars=rules.obfuscated_max_chars)
         for encoding, payload in payloads:
             inner = _scan(payload, rules, None, depth - 1, model)
+            if not inner and _newly_shown(payload, prepared, rules):
+                inner = ["wrongdoing"]
             reasons += [f"injection.{encoding}:{r}" for r in inner]
     return reasons
+
+
+def _hides_wrongdoing(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
+    """A crime's words ("fake", "rishwat") spelt to slip past a filter ("f.a.k.e", "n4kli"):
+    nobody hides an honest question. Decoded payloads get the same test (`_newly_shown`)."""
+    return looks_obfuscated(text, max_chars=rules.obfuscated_max_chars) and bool(
+        rules.compiled.wrongdoing.search(prepared.words)
+    )
 
 
 def _signals(prepared: Prepared, rules: SafetyRules) -> list[str]:
@@ -86,3 +103,11 @@ def _modelled(prepared: Prepared, rules: SafetyRules) -> list[str]:
         return []
     score = model.probability(shown)
     return [f"injection.model:{score:.2f}"] if score >= rules.injection_model_threshold else []
+
+
+def _newly_shown(payload: str, prepared: Prepared, rules: SafetyRules) -> bool:
+    """A crime's words that the decoded payload shows and the message did not ("fake" in
+    "Is it legal to use fake profiles that role-play as users?" was never hidden)."""
+    wrongdoing = rules.compiled.wrongdoing
+    shown = {m.group(0) for m in wrongdoing.finditer(rules.compiled.prepare(payload).words)}
+    return bool(shown - {m.group(0) for m in wrongdoing.finditer(prepared.words)})
