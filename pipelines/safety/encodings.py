@@ -5,7 +5,7 @@
 selectors; emoji tag sequences (the England, Scotland and Wales flags) are not smuggling.
 `unscrambled` undoes ROT13, reversed text and words split by separators ("ig-no-re",
 "dis_regard"); spaced and dotted letters ("i g n o r e", "i.g.n.o.r.e") are joined by
-normalize, and `looks_obfuscated` tells that the writer split or respelled them. A form is
+normalize, and `hidden_words` finds the runs the writer split or respelled. A form is
 kept only if it shows a cue word (safety.yaml `decode_cues`: ignore,
 instructions, prompt, ...) that the text itself does not hold, so ordinary messages cost one
 translate and one reversal, and at most three forms a message are read, of at most
@@ -84,11 +84,14 @@ def unscrambled(text: str, cues: frozenset[str], *, max_chars: int) -> list[tupl
     return found
 
 
-def looks_obfuscated(text: str, *, max_chars: int) -> bool:
-    """Letters split by a separator, or two or more words in leetspeak: a writer hiding words
-    from a filter. Normalisation has already joined them in the word form."""
+def hidden_words(text: str, *, max_chars: int) -> list[str]:
+    """The runs a writer split or respelled to hide them from a filter: letters split by one
+    repeated separator ("f.o.r.g.e", "n a k l i"), and words in leetspeak when there are two
+    or more ("b4t4 n4kli"). Normalisation reads them as words in the word form."""
     text = text[:max_chars]
-    return bool(_SPLIT_LETTERS.search(text)) or len(_LEET_WORD.findall(text)) >= LEET_WORDS
+    found = [m.group(0) for m in _SPLIT_LETTERS.finditer(text)]
+    leet = _LEET_WORD.findall(text)
+    return found + (leet if len(leet) >= LEET_WORDS else [])
 
 
 def _rot13(text: str) -> str:

@@ -20,8 +20,8 @@ from __future__ import annotations
 from pipelines.safety.ciphers import deciphered
 from pipelines.safety.encodings import (
     decoded_payloads,
+    hidden_words,
     invisible_payload,
-    looks_obfuscated,
     unscrambled,
 )
 from pipelines.safety.learned import injection_model_input
@@ -75,17 +75,21 @@ def _scan(
         payloads += deciphered(text, compiled.decode_cues, max_chars=rules.obfuscated_max_chars)
         for encoding, payload in payloads:
             inner = _scan(payload, rules, None, depth - 1, model)
-            if not inner and _newly_shown(payload, prepared, rules):
+            if not inner and encoding != "joined" and _newly_shown(payload, prepared, rules):
                 inner = ["wrongdoing"]
             reasons += [f"injection.{encoding}:{r}" for r in inner]
     return reasons
 
 
 def _hides_wrongdoing(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
-    """A crime's words ("fake", "rishwat") spelt to slip past a filter ("f.a.k.e", "n4kli"):
-    nobody hides an honest question. Decoded payloads get the same test (`_newly_shown`)."""
-    return looks_obfuscated(text, max_chars=rules.obfuscated_max_chars) and bool(
-        rules.compiled.wrongdoing.search(prepared.words)
+    """A crime's word ("fake", "rishwat") itself spelt to slip past a filter ("f.a.k.e",
+    "n4kli"): nobody hides an honest question. Decoded payloads get the same test
+    (`_newly_shown`). No victim's ask spares it: a review showed "what can I do?" added to
+    any framed or hidden how-to."""
+    compiled = rules.compiled
+    return any(
+        compiled.wrongdoing.search(compiled.prepare(run).words)
+        for run in hidden_words(text, max_chars=rules.obfuscated_max_chars)
     )
 
 
@@ -106,8 +110,9 @@ def _modelled(prepared: Prepared, rules: SafetyRules) -> list[str]:
 
 
 def _newly_shown(payload: str, prepared: Prepared, rules: SafetyRules) -> bool:
-    """A crime's words that the decoded payload shows and the message did not ("fake" in
-    "Is it legal to use fake profiles that role-play as users?" was never hidden)."""
+    """A crime's words that a decoded payload shows and the message did not ("fake" in "Is it
+    legal to use fake profiles that role-play as users?" was never hidden). Words joined across
+    hyphens are not asked: "a back-dated agreement" hides nothing."""
     wrongdoing = rules.compiled.wrongdoing
     shown = {m.group(0) for m in wrongdoing.finditer(rules.compiled.prepare(payload).words)}
     return bool(shown - {m.group(0) for m in wrongdoing.finditer(prepared.words)})
