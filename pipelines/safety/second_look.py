@@ -78,8 +78,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
     "shukriya, sab samajh aa gaya, bye"): a thanks word, a closing (understood, goodbye, a
     blessing), no "?", no question word, no negation and no word that turns it into a request
-    ("but", "please", "lekin", "चाहिए"). A thanks and a new problem ("thanks, my landlord will
-    not return my deposit") is a question."""
+    ("but", "please", "lekin", "चाहिए") or legal matter ("summon", "maara"). A thanks and a new
+    problem ("thanks, my landlord will not return my deposit") is a question."""
     compiled = rules.compiled
     if "?" in text or words > rules.message_thresholds.social_max_words:
         return False
@@ -92,6 +92,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     if compiled.thanks_turns.search(prepared.words) or compiled.thanks_negations.search(
         prepared.words
     ):
+        return False
+    if _names_legal_matter(prepared, rules):  # "thanks, god bless, they hit my mother again"
         return False
     return bool(compiled.thanks_closings.search(prepared.words))
 

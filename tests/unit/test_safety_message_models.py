@@ -196,6 +196,10 @@ def test_a_harm_after_a_thanks_is_never_small_talk(text: str) -> None:
         ("shukriya, ek aur sawaal hai mere case ke baare mein", "question"),
         ("धन्यवाद, लेकिन मुझे एक और बात पूछनी है", "question"),
         ("my landlord has not returned my deposit for two months now", "question"),  # no thanks
+        ("thank you so much, such a relief, my family is at peace now", "greeting"),
+        ("shukriya ji, bahut relief mila, dil se duaen aapko", "greeting"),
+        ("धन्यवाद, मेरी माँ बहुत घबराई हुई थी, अब उन्हें राहत मिली", "greeting"),
+        ("thank you, god bless, they hit my mother again last night", "question"),  # a harm
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
