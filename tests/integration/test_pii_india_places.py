@@ -1,7 +1,10 @@
 """Round three of the Indian PII rules, table-driven through the real Presidio detector: a
 message written all in lower case in Hinglish holds no person in its everyday words, a run next
 to a place word (thana, village, court) is a place, and a case number of a year ("234/2023")
-is no house number. Names and addresses next to them are still masked."""
+is no house number; round four: loans, car makes, large cities and "nagar nigam" are no
+person, and a name after a Hinglish relative ("mere chacha Ramkishan") is one, as is a listed
+Devanagari name after a cue or with a second name ("मेरे पति सुनील कुमार"). Names and
+addresses next to them are still masked."""
 
 from __future__ import annotations
 
@@ -33,6 +36,16 @@ NOT_PII = [
     "Case 4471/2020 Tis Hazari court me chal raha hai",
     "FIR No. 234/2023, thana Kotwali, what is the status?",
     "Appeal 889/2019 Allahabad High Court was dismissed.",
+    # round four: loans, car makes, a city's corporation, large cities
+    "bank manager loan ke liye rishwat maang raha hai",
+    "My Maruti Swift was towed by the traffic police, what can I do?",
+    "Nagar nigam ne bina notice ke dukan tod di",
+    "Marathahalli. Bangalore me koi free lawyer?",
+    # Devanagari: everyday words, and words that are also names, without a cue or a second name
+    "मेरे पति रोज शराब पीकर मारते हैं",
+    "पूजा के लिए छुट्टी नहीं दी",
+    "गीता पर हाथ रखकर गवाही दी",
+    "दोनों में मेरा नाम अलग-अलग स्पेलिंग में है",  # unlisted words after a name cue
 ]
 
 
@@ -47,6 +60,11 @@ FOUND = [
     ("cued name lower", "mera naam pradeep kushwaha hai, kya karna padega", "pradeep kushwaha"),
     ("capitalised pair", "My neighbour Ramesh Yadav threatens me daily", "Ramesh Yadav"),
     ("name before place", "Sunita Devi of village Rampur needs a lawyer", "Sunita Devi"),
+    ("after a Hinglish relative", "Mere chacha Ramkishan ne zameen le li", "Ramkishan"),
+    ("after saas", "meri saas Kamla Devi roz ladti hai", "Kamla Devi"),
+    ("Devanagari after pati", "मेरे पति सुनील कुमार का पासपोर्ट खो गया", "सुनील कुमार"),
+    ("Devanagari name cue", "मेरा नाम पूजा शर्मा है", "पूजा शर्मा"),
+    ("Devanagari title", "श्री राम प्रसाद ने जमीन बेच दी", "राम प्रसाद"),
 ]
 
 

@@ -13,7 +13,9 @@ A run next to a place word ("thana Kotwali", "village Rampur", "Tis Hazari court
 A lone unlisted capitalised word is a person only when listed beside one ("Kleist and
 Arnold"). A lone everyday name ("Will", "May") needs a cue. After a name cue ("my name is",
 "mera naam", "S/o", "Smt") a name counts in any case, and phrases such as "Jan Dhan" are
-never a person (person_cues.py).
+never a person (person_cues.py). Devanagari has no capitals: only its listed names (Faker's
+Hindi lists) are name-like, Hindi words that are also names ("पूजा", "गीता") need a cue or a
+second name, and after a cue ("मेरे पति", "मेरा नाम", "श्री") only listed names are taken.
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ def _name_word(word: Word, lex: NameLexicon) -> bool:
         return False
     if lex.is_name(word.text):
         return True
-    if low in lex.places:
-        return False
+    if low in lex.places or word.text.upper() == word.text.lower():
+        return False  # a Devanagari word must be listed: no Hindi word list tells the others
     return word.kind is not Kind.OTHER or not everyday(word.text, lex)
 
 

@@ -9,7 +9,10 @@ from enum import Enum
 from service.adapters.pii.lexicon import NameLexicon
 
 # A relation marker ("S/o", "w/o", "a/c") is one word; person.yaml lists which are cues.
-_WORD = re.compile(r"(?<![\w/])[^\W\d_]/[^\W\d_](?![\w/])|[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+# A letter, or a Devanagari vowel sign, virama or nukta, which `\w` leaves out ("सुनील" is one
+# word, not "स", "न", "ल").
+_LETTER = r"(?:[^\W\d_]|[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963])"
+_WORD = re.compile(rf"(?<![\w/])[^\W\d_]/[^\W\d_](?![\w/])|{_LETTER}+(?:[-'’]{_LETTER}+)*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _CONTRACTION = re.compile(r".'[a-z]")  # "I'm", "C'mon"; not "O'Brien"
 _JOIN = re.compile(r" |\. ?|-")  # what may sit between two parts of one name
@@ -49,15 +52,16 @@ def word_kind(word: str, lex: NameLexicon, caseless: bool) -> Kind:
     if len(word) == 1:
         return Kind.INITIAL if word.isupper() else Kind.OTHER
     capitalised = word[0].isupper() and not word.isupper()
+    uncased = word.upper() == word.lower()  # Devanagari: no capital marks a name
     uppers = sum(c.isupper() for c in word)
     acronym = uppers > 1 and uppers >= len(word) - uppers  # "CDs", "VoIP"
-    if not (capitalised or caseless) or acronym or low in lex.stop_words:
+    if not (capitalised or caseless or uncased) or acronym or low in lex.stop_words:
         return Kind.OTHER
     if low in lex.not_names or low in lex.titles:
         return Kind.OTHER
     if lex.is_name(word):
         return Kind.WEAK if everyday(word, lex) or len(word) < 3 else Kind.STRONG
-    if caseless or everyday(word, lex):
+    if caseless or uncased or everyday(word, lex):
         return Kind.OTHER
     return Kind.PROPER
 
