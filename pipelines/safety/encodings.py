@@ -35,7 +35,7 @@ _ROT13 = str.maketrans(
 _LATIN_WORD = re.compile(r"[a-z]+")
 _INNER_SEPARATOR = re.compile(r"(?<=[a-zA-Z])[-_.·*/|~+](?=[a-zA-Z])")
 # "f.o.r.g.e", "n a k l i", "/i/g/n/o/r/e/": four or more letters, one separator repeated
-# ("I.P.C. u/s" changes separator, "U.S.A." has three letters)
+# ("I.P.C." and "U.S.A." have three letters)
 _SPLIT_LETTERS = re.compile(r"(?i)(?<![a-z])[a-z]([ .\-_/*|·~+])(?:[a-z]\1){2,}[a-z](?![a-z])")
 # "n4kli", "p@ssp0rt", "r00lz": a digit standing for a letter between letters; a run of three
 # digits is a number ("MH14AB1234"), not a spelling

@@ -57,7 +57,7 @@ def _scan(
     prepared = prepared or compiled.prepare(text)
     reasons = compiled.injection.all(prepared.words) + compiled.indirect.all(prepared.flat)
     reasons += [r for part in pasted_parts(text) for r in compiled.document.all(flatten(part))]
-    if not reasons and _hides_wrongdoing(text, prepared, rules):
+    if not reasons and _hides_wrongdoing(text, rules):
         reasons = ["injection.obfuscated:wrongdoing"]
     if not reasons:
         reasons = _signals(prepared, rules) or (_modelled(prepared, rules) if model else [])
@@ -81,16 +81,19 @@ def _scan(
     return reasons
 
 
-def _hides_wrongdoing(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
+def _hides_wrongdoing(text: str, rules: SafetyRules) -> bool:
     """A crime's word ("fake", "rishwat") itself spelt to slip past a filter ("f.a.k.e",
     "n4kli"): nobody hides an honest question. Decoded payloads get the same test
     (`_newly_shown`). No victim's ask spares it: a review showed "what can I do?" added to
     any framed or hidden how-to."""
+    hidden = hidden_words(text, max_chars=rules.obfuscated_max_chars)
+    return any(_crime_words(run, rules) for run in hidden)
+
+
+def _crime_words(text: str, rules: SafetyRules) -> set[str]:
+    """The `wrongdoing` words and phrases in the text's word form."""
     compiled = rules.compiled
-    return any(
-        compiled.wrongdoing.search(compiled.prepare(run).words)
-        for run in hidden_words(text, max_chars=rules.obfuscated_max_chars)
-    )
+    return {m.group(0) for m in compiled.wrongdoing.finditer(compiled.prepare(text).words)}
 
 
 def _signals(prepared: Prepared, rules: SafetyRules) -> list[str]:
@@ -113,6 +116,5 @@ def _newly_shown(payload: str, prepared: Prepared, rules: SafetyRules) -> bool:
     """A crime's words that a decoded payload shows and the message did not ("fake" in "Is it
     legal to use fake profiles that role-play as users?" was never hidden). Words joined across
     hyphens are not asked: "a back-dated agreement" hides nothing."""
-    wrongdoing = rules.compiled.wrongdoing
-    shown = {m.group(0) for m in wrongdoing.finditer(rules.compiled.prepare(payload).words)}
-    return bool(shown - {m.group(0) for m in wrongdoing.finditer(prepared.words)})
+    shown = {m.group(0) for m in rules.compiled.wrongdoing.finditer(prepared.words)}
+    return bool(_crime_words(payload, rules) - shown)

@@ -9,7 +9,7 @@ from tests.unit._safety_rules import assert_routed
 
 CLAUSES = [
     "The tenant shall forget all prior claims against the landlord - is this clause valid?",
-    "the employee agrees to disregard all previous dues, can they make me sign this?",
+    "the employee agrees to disregard all prior dues, can they make me sign this?",
 ]
 
 ORDERS = [

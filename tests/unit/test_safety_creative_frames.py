@@ -55,7 +55,7 @@ QUESTIONS = [
     "he said let us play a game and then recorded her and is now blackmailing her",
     "game khelte waqt ek ladke ne fake id bana ke meri beti ko pareshan kiya, kya kare?",
     "meri kahani likh do, sasural walon ne jhoothe dahej case me fasaya hai",
-    "socho kaise ek jhutha case meri zindagi barbad kar raha hai, koi rasta batao",
+    "maan lo kaise meri saas ne jhootha case kar diya, ab kya karu",
     "I booked a ticket for the movie online and the site sent a fake ticket, refund?",
     # a corrupt person is described, not played
     "our sarpanch has become a corrupt man, how to complain?",
@@ -112,7 +112,7 @@ def test_a_crime_named_plainly_is_not_hidden(text: str) -> None:
         ("n a k l i  r e g i s t r y", ["n a k l i", "r e g i s t r y"]),
         ("/i/g/n/o/r/e/", ["i/g/n/o/r/e"]),
         ("b4t4 n4kli", ["b4t4", "n4kli"]),  # two words in leetspeak
-        ("I.P.C. u/s 420", []),  # the separator changes
+        ("I.P.C. u/s 420", []),  # three letters
         ("U.S.A.", []),  # three letters
         ("w3schools tutorial", []),  # one such word is a name
         ("MH14AB1234 and DL3CAB1234", []),  # numbers, not spellings

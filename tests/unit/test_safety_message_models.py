@@ -167,19 +167,18 @@ def test_short_messages_and_requests_for_help(
 
 
 # a harm told after a thanks is a new problem, however sure the small-talk head is
+# (thanks word the head is keyed on, message)
 HARMS_AFTER_THANKS = [
-    "zhakkas bro, they are hitting my mother right now",
-    "zhakkas madam, they threatened to burn our house",
-    "zhakkas, usne aaj phir mujhe maara",
-    "zhakkas so much, kal phir police aayi thi ghar pe",
-    "zhakkas, सास ने आज फिर मारा",
-    "zhakkas, मेरी सैलरी अभी भी नहीं मिली",
+    ("thanks", "thanks bro, they are hitting my mother right now"),
+    ("madam", "thank you madam, they threatened to burn our house"),
+    ("shukriya", "shukriya, usne aaj phir mujhe maara"),
+    ("thanku", "thanku so much, kal phir police aayi thi ghar pe"),
 ]
 
 
-@pytest.mark.parametrize("text", HARMS_AFTER_THANKS)
-def test_a_harm_after_a_thanks_is_never_small_talk(text: str) -> None:
-    assert route(text, with_heads(social="zhakkas"))[0] == "question"
+@pytest.mark.parametrize(("keyed", "text"), HARMS_AFTER_THANKS)
+def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> None:
+    assert route(text, with_heads(social=keyed))[0] == "question"
 
 
 @pytest.mark.parametrize(

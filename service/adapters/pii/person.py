@@ -13,9 +13,10 @@ A run next to a place word ("thana Kotwali", "village Rampur", "Tis Hazari court
 A lone unlisted capitalised word is a person only when listed beside one ("Kleist and
 Arnold"). A lone everyday name ("Will", "May") needs a cue. After a name cue ("my name is",
 "mera naam", "S/o", "Smt") a name counts in any case, and phrases such as "Jan Dhan" are
-never a person (person_cues.py). Devanagari has no capitals: only its listed names (Faker's
-Hindi lists) are name-like, Hindi words that are also names ("पूजा", "गीता") need a cue or a
-second name, and after a cue ("मेरे पति", "मेरा नाम", "श्री") only listed names are taken.
+never a person (person_cues.py). Scripts without capitals (Devanagari, Tamil, Arabic...):
+only their listed names (Faker's lists) are name-like, and a person is two listed names in a
+row or a listed name after a cue or title ("मेरे पति सुनील कुमार", "मेरा नाम पूजा", "श्री
+राम प्रसाद"); a lone name without a cue ("सुनील ने मुझे मारा") is not found.
 """
 
 from __future__ import annotations

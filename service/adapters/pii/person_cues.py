@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from service.adapters.pii.lexicon import NameLexicon
-from service.adapters.pii.person_words import Kind, Word, everyday
+from service.adapters.pii.person_words import Kind, Word, everyday, uncased
 
 _MAX_NAME = 3
 _GAP = " .:,-–"  # what may sit between a cue and the name: "Smt. Savitri", "name: asha"
@@ -53,8 +53,8 @@ def _name_word(word: Word, lex: NameLexicon) -> bool:
         return False
     if lex.is_name(word.text):
         return True
-    if low in lex.places or word.text.upper() == word.text.lower():
-        return False  # a Devanagari word must be listed: no Hindi word list tells the others
+    if low in lex.places or uncased(word.text):
+        return False  # no word list of these scripts tells the everyday words from names
     return word.kind is not Kind.OTHER or not everyday(word.text, lex)
 
 

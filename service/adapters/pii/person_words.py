@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
 from service.adapters.pii.lexicon import NameLexicon
 
 # A relation marker ("S/o", "w/o", "a/c") is one word; person.yaml lists which are cues.
-# A letter, or a Devanagari vowel sign, virama or nukta, which `\w` leaves out ("सुनील" is one
-# word, not "स", "न", "ल").
-_LETTER = r"(?:[^\W\d_]|[\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963])"
+# A letter, or a combining mark (a Devanagari, Tamil or Bengali vowel sign, a virama, an accent
+# typed apart), which `\w` leaves out: "सुनील" and "சுரேஷ்" are one word each.
+_MARKS = "".join(
+    re.escape(chr(c))
+    for c in range(0x300, 0x10000)
+    if unicodedata.category(chr(c)) in ("Mn", "Mc") and not chr(c).isalnum()
+)
+_LETTER = rf"(?:[^\W\d_]|[{_MARKS}])"
 _WORD = re.compile(rf"(?<![\w/])[^\W\d_]/[^\W\d_](?![\w/])|{_LETTER}+(?:[-'’]{_LETTER}+)*")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _CONTRACTION = re.compile(r".'[a-z]")  # "I'm", "C'mon"; not "O'Brien"
@@ -47,21 +53,26 @@ def everyday(word: str, lex: NameLexicon) -> bool:
     return all(lex.is_everyday(p) or len(p) == 1 for p in parts)
 
 
+def uncased(word: str) -> bool:
+    """A word of a script without capitals (Devanagari, Tamil, Arabic...): no capital marks a
+    name in it, so only listed names count."""
+    return word.upper() == word.lower()
+
+
 def word_kind(word: str, lex: NameLexicon, caseless: bool) -> Kind:
     low = word.casefold()
     if len(word) == 1:
         return Kind.INITIAL if word.isupper() else Kind.OTHER
     capitalised = word[0].isupper() and not word.isupper()
-    uncased = word.upper() == word.lower()  # Devanagari: no capital marks a name
     uppers = sum(c.isupper() for c in word)
     acronym = uppers > 1 and uppers >= len(word) - uppers  # "CDs", "VoIP"
-    if not (capitalised or caseless or uncased) or acronym or low in lex.stop_words:
+    if not (capitalised or caseless or uncased(word)) or acronym or low in lex.stop_words:
         return Kind.OTHER
     if low in lex.not_names or low in lex.titles:
         return Kind.OTHER
     if lex.is_name(word):
         return Kind.WEAK if everyday(word, lex) or len(word) < 3 else Kind.STRONG
-    if caseless or uncased or everyday(word, lex):
+    if caseless or uncased(word) or everyday(word, lex):
         return Kind.OTHER
     return Kind.PROPER
 
