@@ -116,5 +116,4 @@ def _newly_shown(payload: str, prepared: Prepared, rules: SafetyRules) -> bool:
     """A crime's words that a decoded payload shows and the message did not ("fake" in "Is it
     legal to use fake profiles that role-play as users?" was never hidden). Words joined across
     hyphens are not asked: "a back-dated agreement" hides nothing."""
-    shown = {m.group(0) for m in rules.compiled.wrongdoing.finditer(prepared.words)}
-    return bool(_crime_words(payload, rules) - shown)
+    return bool(_crime_words(payload, rules) - _crime_words(prepared.raw, rules))
