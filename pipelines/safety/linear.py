@@ -59,10 +59,28 @@ def feature_slots(
     return slots
 
 
+_CHAR_SEED = zlib.crc32(b"c:")  # crc32(b"c:" + gram) == crc32(gram, _CHAR_SEED)
+_WORD_SEED = zlib.crc32(b"w:")
+
+
 @lru_cache(maxsize=2**16)
 def _word_slots(token: str, buckets: int, char_ngrams: tuple[int, ...]) -> tuple[int, ...]:
-    names = feature_names((token,), char_ngrams)
-    return tuple({zlib.crc32(name.encode()) % buckets for name in names})
+    """The slots of `feature_names((token,), char_ngrams)`, hashed without building names."""
+    padded = f" {token} "
+    crc = zlib.crc32
+    if padded.isascii():  # one byte a character: the grams are slices of the encoded word
+        data = padded.encode()
+        hashes = [
+            crc(data[i : i + n], _CHAR_SEED) for n in char_ngrams for i in range(len(data) - n + 1)
+        ]
+    else:
+        hashes = [
+            crc(padded[i : i + n].encode(), _CHAR_SEED)
+            for n in char_ngrams
+            for i in range(len(padded) - n + 1)
+        ]
+    hashes.append(crc(token.encode(), _WORD_SEED))
+    return tuple({h % buckets for h in hashes})
 
 
 @dataclass(frozen=True)

@@ -117,10 +117,18 @@ def test_bad_mappings_are_refused(changes: dict[str, Any], message: str) -> None
 
 
 @pytest.mark.parametrize(
-    "clauses", [("you are a doorknob", "hello"), ("तुम बेवकूफ हो",), ("a a a",), ()]
+    "clauses",
+    [
+        ("you are a doorknob", "hello"),
+        ("तुम बेवकूफ हो",),
+        ("a a a",),
+        (),
+        ("café naïve 😂 x",),  # non-ASCII words hash by characters, not bytes
+        ("tum pagal ho", "ज्ञान madad"),
+    ],
 )
 def test_hashed_features_are_the_slots_of_the_feature_names(clauses: tuple[str, ...]) -> None:
-    for ngrams in ((), (2, 3, 4)):
+    for ngrams in ((), (2, 3, 4), (3, 4, 5), (1, 6)):
         names = feature_names(clauses, ngrams)
         expected = sorted({zlib.crc32(n.encode()) % 4096 for n in names})
         assert hashed_features(clauses, 4096, ngrams) == expected

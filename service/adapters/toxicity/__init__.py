@@ -1,0 +1,1 @@
+"""The toxicity scorer: alt-profanity-check's shipped model, evaluated without sklearn."""
