@@ -62,6 +62,7 @@ MESSAGE_FILES = (
     "guards_injection_v17.jsonl",
     "guards_injection_v18.jsonl",
     "guards_injection_v18b.jsonl",
+    "guards_injection_v19.jsonl",
 )
 
 
