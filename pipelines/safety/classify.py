@@ -11,8 +11,10 @@ thanks") may be. The text is normalised once and shared by the detectors.
 from __future__ import annotations
 
 from pipelines.safety.abuse import detect_abuse
+from pipelines.safety.distress import distress_reason
 from pipelines.safety.greeting import detect_greeting, mentions_greeting
 from pipelines.safety.injection import detect_injection
+from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.second_look import second_look
 from pipelines.state import Classification
@@ -34,11 +36,19 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
         notes += verdict.reasons
     greeting = detect_greeting(text, rules, prepared)
     if greeting.flagged and all(note.startswith(SPARED) for note in notes):
-        return Classification("greeting", greeting.reasons)
+        return _unless_distress(Classification("greeting", greeting.reasons), prepared, rules)
     if rules.message_models is not None and not notes:
         second = second_look(text, prepared, rules)
         if second is not None:
-            return second
+            return _unless_distress(second, prepared, rules)
     if mentions_greeting(text, rules, prepared):
         notes.insert(0, "question.greeting_with_content")
     return Classification("question", tuple(notes) or ("question",))
+
+
+def _unless_distress(
+    decided: Classification, prepared: Prepared, rules: SafetyRules
+) -> Classification:
+    """A greeting naming self-harm or a harm done is a question (safety/distress.py)."""
+    reason = distress_reason(prepared, rules) if decided.query_type == "greeting" else None
+    return Classification("question", (reason,)) if reason else decided

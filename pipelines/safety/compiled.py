@@ -80,6 +80,14 @@ class CompiledRules:
     thanks_turns: re.Pattern[str] = re.compile(NEVER)
     thanks_closings: re.Pattern[str] = re.compile(NEVER)  # what closes a conversation
     thanks_negations: re.Pattern[str] = re.compile(NEVER)
+    # what settles a thanks that names a legal matter: understood, will act, got it, praise
+    thanks_resolutions: re.Pattern[str] = re.compile(NEVER)
+    thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
+    thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
+    blessings: re.Pattern[str] = re.compile(NEVER)  # a thanks without its word
+    thanks_praise: re.Pattern[str] = re.compile(NEVER)  # "you explained it so well"
+    known_asks: re.Pattern[str] = re.compile(NEVER)  # "now I know [what to do]": asks nothing
+    crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
@@ -149,6 +157,13 @@ def compile_rules(
         thanks_turns=_phrases(greeting, "thanks_turns"),
         thanks_closings=_phrases(greeting, "thanks_closings"),
         thanks_negations=_phrases(greeting, "thanks_negations"),
+        thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
+        thanks_plan_endings=tuple(_entries(greeting, "thanks_plan_endings")),
+        thanks_idioms=_phrases(greeting, "thanks_idioms"),
+        blessings=_phrases(greeting, "blessings"),
+        thanks_praise=_phrases(greeting, "thanks_praise"),
+        known_asks=_phrases(greeting, "known_asks"),
+        crisis=_phrases(greeting, "crisis"),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),

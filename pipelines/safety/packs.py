@@ -155,6 +155,7 @@ class Reporting:
     not_speakers: frozenset[str] = frozenset()
     speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
     legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
+    harm: re.Pattern[str] = re.compile(NEVER)  # a harm told ("they hit", "maara"; harms)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -169,6 +170,7 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
         victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
         legals = [fold(words_of(e)) for e in block.lists.get("legal_matters", ())]
+        harms = [fold(words_of(e)) for e in block.lists.get("harms", ())]
         found.append(
             Reporting(
                 language=language,
@@ -181,6 +183,7 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 ),
                 speakers=frozenset(fold(words_of(e)) for e in block.lists.get("speaker_nouns", ())),
                 legal=re.compile(rf"(?<!\S){alternation(legals)}(?!\S)"),
+                harm=re.compile(rf"(?<!\S){alternation(harms)}(?!\S)"),
             )
         )
     return tuple(found)

@@ -11,6 +11,7 @@ attack.
 
 from __future__ import annotations
 
+from pipelines.safety.distress import names_harm
 from pipelines.safety.greeting import asks_what_next
 from pipelines.safety.mentions import Detector, spare_quoted_mention
 from pipelines.safety.message_models import MessageModels
@@ -76,26 +77,67 @@ def _thanks(prepared: Prepared, rules: SafetyRules) -> bool:
 
 def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
-    "shukriya, sab samajh aa gaya, bye"): a thanks word, a closing (understood, goodbye, a
-    blessing), no "?", no question word, no negation and no word that turns it into a request
-    ("but", "please", "lekin", "चाहिए") or legal matter ("summon", "maara"). A thanks and a new
-    problem ("thanks, my landlord will not return my deposit") is a question."""
+    "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
+    thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
+    husband sold the house" is a new problem); no "?", no question word outside what is now
+    known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
+    enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
+    no harm ("maara"); a legal matter ("bail", "thana") only with a resolution ("got bail",
+    "kal thane jaungi"), not with praise alone."""
     compiled = rules.compiled
     if "?" in text or words > rules.message_thresholds.social_max_words:
         return False
-    if compiled.thanks_words.isdisjoint(prepared.words.split()):
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
+    thanked = not compiled.thanks_words.isdisjoint(prepared.words.split())
+    if not (thanked or compiled.blessings.search(said)):
         return False
     if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
         return False
-    if not compiled.question_words.isdisjoint(prepared.words.split()):
+    if not all(_closes(clause, rules) for clause in prepared.clauses):
         return False
-    if compiled.thanks_turns.search(prepared.words) or compiled.thanks_negations.search(
-        prepared.words
-    ):
+    if not compiled.question_words.isdisjoint(compiled.known_asks.sub(" ", said).split()):
         return False
-    if _names_legal_matter(prepared, rules):  # "thanks, god bless, they hit my mother again"
+    if compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said):
         return False
-    return bool(compiled.thanks_closings.search(prepared.words))
+    if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
+        return False
+    # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
+    # process"); every clause being part of the thanks keeps "the warrant came today" out
+    settled = bool(
+        compiled.thanks_resolutions.search(said)
+        or compiled.thanks_praise.search(said)
+        or _plans(said, rules)
+    )
+    if not settled and _names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
+        return False
+    closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
+    return settled or bool(closing) or said != prepared.words  # or a thanks idiom
+
+
+def _closes(clause: str, rules: SafetyRules) -> bool:
+    """The clause is part of the thanks: it holds a thanks, closing, blessing, praise,
+    resolution, plan or thanks idiom."""
+    compiled = rules.compiled
+    return (
+        not compiled.thanks_words.isdisjoint(clause.split())
+        or _plans(clause, rules)
+        or any(
+            pattern.search(clause)
+            for pattern in (
+                compiled.thanks_closings,
+                compiled.blessings,
+                compiled.thanks_praise,
+                compiled.thanks_resolutions,
+                compiled.thanks_idioms,
+            )
+        )
+    )
+
+
+def _plans(said: str, rules: SafetyRules) -> bool:
+    """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी")."""
+    endings = rules.compiled.thanks_plan_endings
+    return bool(endings) and any(word.endswith(endings) for word in said.split())
 
 
 def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
@@ -136,8 +178,10 @@ def _asks_for_help(prepared: Prepared, rules: SafetyRules) -> bool:
 
 
 def _names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A legal matter ("summon", "warrant", "किराया"): never small talk, even after a thanks."""
-    return any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
+    """A legal matter or a harm ("summon", "किराया", "maara"): never small talk for the head,
+    even after a thanks."""
+    legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
+    return legal or names_harm(prepared, rules)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:

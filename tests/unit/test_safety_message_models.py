@@ -133,7 +133,7 @@ HIGHER_BARS = [
      "what is zhakkas?", "zhakkas, how are you today?"),
     # a thanks with more words
     ("social", "message_social_thanks_threshold",
-     "zhakkas thanks a lot, my mother was so worried", "zhakkas sir, din bana diya"),
+     "zhakkas thanks a lot, my mother wants to say hello", "zhakkas sir, din bana diya"),
 ]  # fmt: skip
 
 
@@ -199,6 +199,25 @@ def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> Non
         ("shukriya ji, bahut relief mila, dil se duaen aapko", "greeting"),
         ("धन्यवाद, मेरी माँ बहुत घबराई हुई थी, अब उन्हें राहत मिली", "greeting"),
         ("thank you, god bless, they hit my mother again last night", "question"),  # a harm
+        # round 15: a legal matter settled by a resolution, a plan or praise
+        ("My father got bail today. Thanks, our whole family is grateful.", "greeting"),
+        ("thank you for explaining the bail process so patiently", "greeting"),
+        ("shukriya, bail ke papers kal vakil ko de dungi", "greeting"),  # a first person's future
+        ("शुक्रिया, अब मैं कल थाने जाकर शिकायत दर्ज करवाऊँगी", "greeting"),
+        ("Thanks a ton, now I know what to do about the notice", "greeting"),  # a known ask
+        ("I can't thank you enough", "greeting"),  # a thanks idiom's negation
+        ("god bless you, your explanation gave my mother hope", "greeting"),  # a blessing
+        ("jeete raho beta, bahut madad ki", "greeting"),  # help received, not asked
+        # ... but every clause must be part of the thanks, and no word may turn it
+        ("thanks for explaining, the warrant came today", "question"),
+        ("god bless you, my husband sold our house while I was in hospital", "question"),
+        ("thanks, got bail, they have added a new case against him today", "question"),
+        ("shukriya, kal thane jaungi kyunki wo phir aaya tha", "question"),  # a turn
+        ("thank you, he will go to court to take my children", "question"),  # not the writer
+        ("thanks, I understand now why the bank froze my account", "question"),
+        ("शुक्रिया, अब समझ आया कि पति ने मेरे नाम पर कर्ज़ लिया है", "question"),
+        ("thanks, got bail, they picked him up again an hour later", "question"),
+        ("shukriya, samajh gayi, bas madad kar do ek baar", "question"),  # help asked
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:

@@ -1,0 +1,68 @@
+"""Distress is never a greeting: self-harm or a harm done, however thankfully it is framed.
+
+Each row is greeted by one of the three greeting paths when its distress is taken out (the
+greeting rule's closing remarks, the thanks closure, or a small-talk head that is sure); with
+it, the route is a question that names the distress for audits.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.safety.classify import classify_message
+from tests.unit._safety_rules import shipped_rules
+from tests.unit.test_safety_message_models import route, with_heads
+
+# (message, the same message without its distress, reason)
+DISTRESS = [
+    ("thanks, I will go, I will go to the bridge tonight and end it",
+     "thanks, I will go, I will go to the court tomorrow", "question.crisis"),
+    ("shukriya, warna main mar jaungi", "shukriya, main kal jaungi", "question.crisis"),
+    ("thank you didi, ab main zeher kha lungi", "thank you didi, ab main khana kha lungi",
+     "question.crisis"),
+    ("धन्यवाद, अब मैं ज़हर खा लूँगी", "धन्यवाद, अब मैं खाना खा लूँगी", "question.crisis"),
+    ("शुक्रिया, वरना मैं मर जाऊँगी", "शुक्रिया, मैं कल जाऊँगी", "question.crisis"),
+    ("thank you, I'll send it, my ex leaked my private pictures on facebook",
+     "thank you, I'll send it", "question.harm_named"),
+    ("thanks, I'll file tomorrow, he pushed me down the stairs again yesterday",
+     "thanks, I'll file tomorrow", "question.harm_named"),
+    ("thanks, I will contact the DLSA, the magistrate has ordered my eviction",
+     "thanks, I will contact the DLSA", "question.harm_named"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "calm", "reason"), DISTRESS)
+def test_distress_is_a_question_where_its_absence_is_a_greeting(
+    text: str, calm: str, reason: str
+) -> None:
+    assert route(calm, with_heads())[0] == "greeting"  # the frame alone is greeted
+    decided, reasons = route(text, with_heads())
+    assert (decided, reasons) == ("question", (reason,))
+
+
+@pytest.mark.parametrize(
+    ("keyed", "text"),
+    [
+        ("shukriya", "shukriya, ab main khud ko khatam kar dungi"),
+        ("धन्यवाद", "धन्यवाद, मैं खुद को खत्म कर दूँगी"),
+        ("thanks", "thanks for everything, I want to die"),
+        ("thanks", "thanks, take care, I am going to end my life tonight"),
+    ],
+)
+def test_a_sure_small_talk_head_does_not_greet_a_crisis(keyed: str, text: str) -> None:
+    assert route(text, with_heads(social=keyed)) == ("question", ("question.crisis",))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thank you so much",
+        "good night, take care",
+        "shukriya, kal thane jaungi",
+        "thanks, I will go to the police station tomorrow",
+        "i was so scared but now i know what to do, thank you",
+        "धन्यवाद, फिर मिलेंगे",
+    ],
+)
+def test_greetings_without_distress_stay_greetings(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "greeting"
