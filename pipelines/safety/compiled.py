@@ -88,6 +88,7 @@ class CompiledRules:
     thanks_praise: re.Pattern[str] = re.compile(NEVER)  # "you explained it so well"
     known_asks: re.Pattern[str] = re.compile(NEVER)  # "now I know [what to do]": asks nothing
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
+    acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
@@ -164,6 +165,7 @@ def compile_rules(
         thanks_praise=_phrases(greeting, "thanks_praise"),
         known_asks=_phrases(greeting, "known_asks"),
         crisis=_phrases(greeting, "crisis"),
+        acknowledgements=frozenset(words_of(e) for e in _entries(greeting, "acknowledgements")),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),

@@ -115,11 +115,12 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:
-    """The clause is part of the thanks: it holds a thanks, closing, blessing, praise,
-    resolution, plan or thanks idiom."""
+    """The clause is part of the thanks: an acknowledgement ("noted"), or it holds a thanks,
+    closing, blessing, praise, resolution, plan or thanks idiom."""
     compiled = rules.compiled
     return (
-        not compiled.thanks_words.isdisjoint(clause.split())
+        clause in compiled.acknowledgements
+        or not compiled.thanks_words.isdisjoint(clause.split())
         or _plans(clause, rules)
         or any(
             pattern.search(clause)

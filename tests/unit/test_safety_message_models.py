@@ -208,6 +208,13 @@ def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> Non
         ("I can't thank you enough", "greeting"),  # a thanks idiom's negation
         ("god bless you, your explanation gave my mother hope", "greeting"),  # a blessing
         ("jeete raho beta, bahut madad ki", "greeting"),  # help received, not asked
+        (
+            "Noted. The notice made sense after your explanation, "
+            "I will submit the reply tomorrow. Thank you.",
+            "greeting",
+        ),
+        ("ठीक है, कल थाने जाकर रिपोर्ट लिखवाऊँगी। धन्यवाद", "greeting"),  # an acknowledgement
+        ("ok. the warrant came today. thanks", "question"),  # a clause that is news
         # ... but every clause must be part of the thanks, and no word may turn it
         ("thanks for explaining, the warrant came today", "question"),
         ("god bless you, my husband sold our house while I was in hospital", "question"),
