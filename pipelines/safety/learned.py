@@ -35,7 +35,16 @@ def spared(prepared: Prepared, rules: SafetyRules) -> list[str]:
 
 
 def open_clauses(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
-    """The clauses with the spared spans and the profanity words cut out (empty ones dropped)."""
+    """The clauses with the spared spans and the profanity words cut out (empty ones dropped);
+    worked out once per prepared text (the abuse rules and the insult model both ask)."""
+    key = ("open_clauses", id(rules.compiled))
+    found = prepared.memo.get(key)
+    if not isinstance(found, tuple):
+        found = prepared.memo[key] = _open_clauses(prepared, rules)
+    return found
+
+
+def _open_clauses(prepared: Prepared, rules: SafetyRules) -> tuple[str, ...]:
     compiled = rules.compiled
     kept = []
     for clause in prepared.clauses:

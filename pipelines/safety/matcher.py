@@ -19,6 +19,8 @@ from pipelines.safety.trie import NEVER, trie_regex
 
 __all__ = ["NEVER", "RuleMatcher", "trie_regex"]
 
+_CACHED_WORDS = 4096  # words whose candidates are kept (prefix matches are unbounded)
+
 
 class RuleMatcher:
     """Named regexes; `all` names the rules that match, in configuration order."""
@@ -51,6 +53,7 @@ class RuleMatcher:
         prefixes = trie_regex(self.by_prefix)
         self.starts = re.compile(rf"(?<!\S)(?:{exact}(?!\S)|{prefixes}\S*)")
         self.searched = {i: re.compile(rf"(?<!\S)(?:{named[i][1]})(?!\S)") for i in self.anywhere}
+        self.tried: dict[str, tuple[int, ...]] = {}  # word -> _candidates(word)
 
     def all(self, text: str) -> list[str]:
         if not self.words:
@@ -59,18 +62,27 @@ class RuleMatcher:
             return []
         hits = {i for i, pattern in self.searched.items() if pattern.search(text)}
         for start in self.starts.finditer(text):
-            word, position = start.group(), start.start()
-            candidates = self.by_word.get(word, [])
-            if self.by_prefix:  # every prefix of the word that some pattern starts with
-                candidates = candidates + [
-                    i
-                    for n in range(1, min(len(word), self.longest_prefix) + 1)
-                    for i in self.by_prefix.get(word[:n], ())
-                ]
-            for index in candidates:
+            position = start.start()
+            for index in self._tried_at(start.group()):
                 if index not in hits and self.patterns[index].match(text, position):
                     hits.add(index)
         return [self.names[index] for index in sorted(hits)]
+
+    def _tried_at(self, word: str) -> tuple[int, ...]:
+        """The patterns that can start with the word (`_candidates`, remembered)."""
+        found = self.tried.get(word)
+        if found is None:
+            if len(self.tried) >= _CACHED_WORDS:
+                self.tried.clear()
+            found = self.tried[word] = self._candidates(word)
+        return found
+
+    def _candidates(self, word: str) -> tuple[int, ...]:
+        """The patterns starting with the word or with a prefix of it, without repeats."""
+        candidates = list(self.by_word.get(word, ()))
+        for n in range(1, min(len(word), self.longest_prefix) + 1):
+            candidates += self.by_prefix.get(word[:n], ())
+        return tuple(dict.fromkeys(candidates))
 
 
 def _compiled(name: str, regex: str, flags: int) -> re.Pattern[str]:
