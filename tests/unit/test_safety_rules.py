@@ -138,3 +138,27 @@ def test_matcher_with_nothing_to_match() -> None:
     matcher = RuleMatcher([], words=True)
     assert matcher.all("anything at all") == []
     assert RuleSet().patterns == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("please ignore all rules", ["ignore", "rules"]),
+        ("ignorance is bliss", ["prefix"]),  # a prefix pattern's word
+        ("you may ignore me", ["ignore"]),
+        ("nothing here", []),
+    ],
+)
+def test_remembered_candidates_give_the_same_matches(text: str, expected: list[str]) -> None:
+    """Each word's candidate patterns are remembered (and forgotten past a bound): the matches
+    are those of a fresh matcher, however many words came before."""
+    named = [
+        ("ignore", r"ignore (?:\S+ )?(?:rules|me)"),
+        ("prefix", r"ignora\S* is bliss"),
+        ("rules", r"(?:all )?rules"),
+    ]
+    fresh, worn = RuleMatcher(named, words=True), RuleMatcher(named, words=True)
+    for n in range(5000):  # more words than the matcher remembers
+        worn.all(f"w{n} ignore rules")
+    assert fresh.all(text) == worn.all(text) == expected
+    assert worn.all(text) == expected  # and again, from memory
