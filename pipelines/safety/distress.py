@@ -20,7 +20,7 @@ def names_harm(prepared: Prepared, rules: SafetyRules) -> bool:
 
 
 def distress_reason(prepared: Prepared, rules: SafetyRules) -> str | None:
-    """ "question.crisis", "question.harm_named" or None."""
+    """Why a greeting yields: "question.crisis", "question.harm_named", or None."""
     if names_crisis(prepared, rules):
         return "question.crisis"
     if names_harm(prepared, rules):

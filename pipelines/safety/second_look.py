@@ -82,8 +82,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     husband sold the house" is a new problem); no "?", no question word outside what is now
     known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
     enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
-    no harm ("maara"); a legal matter ("bail", "thana") only with a resolution ("got bail",
-    "kal thane jaungi"), not with praise alone."""
+    no harm ("maara"); a legal matter ("bail", "thana") only when a resolution, a plan or
+    praise settles it ("got bail", "kal thane jaungi", "thanks for explaining the bail")."""
     compiled = rules.compiled
     if "?" in text or words > rules.message_thresholds.social_max_words:
         return False
