@@ -63,6 +63,8 @@ MESSAGE_FILES = (
     "guards_injection_v18.jsonl",
     "guards_injection_v18b.jsonl",
     "guards_injection_v19.jsonl",
+    "guards_injection_v20a.jsonl",
+    "guards_injection_v20.jsonl",
 )
 
 

@@ -162,3 +162,24 @@ def test_remembered_candidates_give_the_same_matches(text: str, expected: list[s
         worn.all(f"w{n} ignore rules")
     assert fresh.all(text) == worn.all(text) == expected
     assert worn.all(text) == expected  # and again, from memory
+
+
+_SPLIT_CONTRACTION = {"t", "s", "m", "ll", "ve", "d"}  # "don t": what no normalised text holds
+
+
+def test_no_english_list_entry_keeps_a_split_contraction() -> None:
+    """Text is normalised before the rules see it ("don't" -> "do not", "children's" ->
+    "childrens"), so an entry written "laws don t apply" could never match: write the
+    apostrophe, and the entry is normalised like the text."""
+    from pipelines.safety.normalize import words_of
+
+    data = shipped_mapping()
+    dead = [
+        f"{section}.en.{name}: {entry!r}"
+        for section in ("abuse", "injection", "greeting")
+        for name, entries in data[section]["en"].get("lists", {}).items()
+        if name != "fillers"  # "hi d" (a name's initial) is a filler, not a contraction
+        for entry in entries
+        if _SPLIT_CONTRACTION & set(words_of(str(entry)).split())
+    ]
+    assert not dead
