@@ -23,6 +23,7 @@ from pipelines.safety.learned import (
     spared,
 )
 from pipelines.safety.mentions import spare_quoted_mention
+from pipelines.safety.message_models import head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
@@ -50,13 +51,29 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     model, shown = rules.insult_model, insult_model_input(prepared, rules)
     if model is not None and shown is not None:
         score = model.probability(shown)
-        if score >= rules.insult_model_threshold:
+        if score >= rules.insult_model_threshold and not _friendly(prepared, rules):
             return Verdict.of([f"abuse.model:{score:.2f}"])
     verdict = _scored(prepared, rules, clauses)
     return (
         verdict
         if verdict.flagged
         else Verdict(flagged=False, reasons=tuple(spared(prepared, rules)))
+    )
+
+
+FRIENDLY = 0.9  # the small-talk head this sure, and the insult head under NOT_INSULT ...
+NOT_INSULT = 0.5  # ... overrule the comment-trained insult model
+
+
+def _friendly(prepared: Prepared, rules: SafetyRules) -> bool:
+    """The heads trained on legal-aid chat read a friendly message ("You're very helpful, you
+    know that?", "my mother also says thank you"), which the insult model, trained on online
+    comments, scores by its "you're" and "mother"."""
+    models = rules.message_models
+    return (
+        models is not None
+        and head_score(models, "social", prepared) >= FRIENDLY
+        and head_score(models, "insult", prepared) < NOT_INSULT
     )
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipelines.safety.linear import LinearTextModel, feature_slots
+from pipelines.safety.normalize import Prepared
 
 HEADS = ("insult", "injection", "social")
 
@@ -48,6 +49,15 @@ class MessageModels:
             raise ValueError(f"no head {head!r}")
         model: LinearTextModel = getattr(self, head)
         return model.probability_of(slots)
+
+
+def head_score(models: MessageModels, head: str, prepared: Prepared) -> float:
+    """One head's score for a message; the shared features are hashed once per prepared text."""
+    key = ("message_models", id(models))
+    slots = prepared.memo.get(key)
+    if not isinstance(slots, set):
+        slots = prepared.memo[key] = models.slots(prepared.clauses)
+    return models.score(head, slots)
 
 
 @dataclass(frozen=True)

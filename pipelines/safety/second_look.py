@@ -11,10 +11,12 @@ attack.
 
 from __future__ import annotations
 
+import re
+
 from pipelines.safety.distress import names_harm
 from pipelines.safety.greeting import asks_what_next
 from pipelines.safety.mentions import Detector, spare_quoted_mention
-from pipelines.safety.message_models import MessageModels
+from pipelines.safety.message_models import MessageModels, head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
@@ -24,6 +26,9 @@ from pipelines.state import Classification
 _DETECTORS = {"insult": "abuse", "injection": "injection"}
 AMBIGUOUS = 0.5  # the small-talk head never greets what the insult head half believes
 THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
+# a letter of a script the heads were not trained on (Latin and Devanagari only): the
+# small-talk head scored a Chinese jailbreak as small talk out of fold, so it does not read them
+_UNTRAINED_LETTER = re.compile(r"[^\W\d_a-z\u00c0-\u024f\u0900-\u097f]")
 
 
 def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
@@ -51,6 +56,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         bar = max(bar, limits.social_unaddressed)  # "raat ko sote ho kya": no "you" in it
     if (
         limits.social_min_words <= len(words) <= limits.social_max_words
+        and not _UNTRAINED_LETTER.search(prepared.flat)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
         and _passes(social := _score(models, "social", prepared), bar)
@@ -160,12 +166,7 @@ def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
 
 
 def _score(models: MessageModels, head: str, prepared: Prepared) -> float:
-    """One head's score; the shared features are hashed once per prepared text."""
-    key = ("message_models", id(models))
-    slots = prepared.memo.get(key)
-    if not isinstance(slots, set):
-        slots = prepared.memo[key] = models.slots(prepared.clauses)
-    return models.score(head, slots)
+    return head_score(models, head, prepared)
 
 
 def _passes(score: float, threshold: float) -> bool:
