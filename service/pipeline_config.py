@@ -28,11 +28,38 @@ SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/
 MESSAGE_MODELS = tuple(f"message_{head}" for head in HEADS)
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """yaml.safe_load keeps the last of two equal keys silently, so a second rule of the same
+    name in safety.yaml would replace the first unseen: this loader refuses it."""
+
+
+def _unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in seen:
+            line = key_node.start_mark.line + 1
+            raise ValueError(f"line {line}: the key {key!r} is given twice in one mapping")
+        seen.add(key)
+    return loader.construct_mapping(node, deep=True)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+
+
+def read_unique_yaml(text: str) -> Any:
+    """Parses YAML like yaml.safe_load, but a key given twice in one mapping is a ValueError."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+
+
 def _read_yaml(path: Path) -> Mapping[str, Any]:
     if not path.is_file():
         log.warning("%s not found: using built-in defaults", path)
         return {}
-    loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:
+        loaded = read_unique_yaml(path.read_text(encoding="utf-8")) or {}
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
     if not isinstance(loaded, Mapping):
         raise ValueError(f"{path} must hold a mapping at the top level")
     return loaded

@@ -9,7 +9,7 @@ import yaml
 
 from pipelines.safety.keyword_fold import fold_text, foldable
 from pipelines.safety.keywords import expand_keywords
-from service.pipeline_config import DEFAULT_CONFIG_DIR, keyword_map
+from service.pipeline_config import DEFAULT_CONFIG_DIR, keyword_map, read_unique_yaml
 
 SHIPPED = keyword_map(yaml.safe_load(Path(DEFAULT_CONFIG_DIR, "keywords.yaml").read_text("utf-8")))
 
@@ -45,3 +45,20 @@ def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
 )
 def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:
     assert expand_keywords(text, SHIPPED) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("a: 1\na: 2\n", 2),
+        ("abuse:\n  en:\n    patterns:\n      rule: 'x'\n      rule: 'y'\n", 5),
+    ],
+)
+def test_a_key_given_twice_is_refused_with_its_line(text: str, line: int) -> None:
+    with pytest.raises(ValueError, match=f"line {line}: the key"):
+        read_unique_yaml(text)
+
+
+def test_the_shipped_yaml_files_have_no_key_given_twice() -> None:
+    for name in ("safety.yaml", "keywords.yaml"):
+        assert read_unique_yaml((DEFAULT_CONFIG_DIR / name).read_text(encoding="utf-8"))
