@@ -15,10 +15,9 @@ service already rejects is left out. So are the look-alikes of the safety test t
 clauses' words, word pairs and character 2-4 grams (pipelines/safety/linear.py), one hashing
 for the three heads.
 Logistic regression (scikit-learn, liblinear, C per head in C_OF, class-balanced),
-deterministic. With
-`--hold-out vN` it prints, per family and language, the routes on that version before and
-after the models (the service's rules, models and toxicity scorer, then the message models as
-classify asks them), the way the thresholds in safety.yaml were chosen.
+deterministic. With `--hold-out vN` it prints, per family and language, the routes on that
+version before and after the models (the service's rules, models and toxicity scorer, then the
+message models as classify asks them), the way the thresholds in safety.yaml were chosen.
 """
 
 from __future__ import annotations
