@@ -53,11 +53,12 @@ OWN = Path(__file__).resolve().parent / "datasets" / "own"
 MODELS = Path(__file__).resolve().parents[1] / "service" / "config" / "models"
 HELD_OUT = ("v20",)  # never trained on: the generalisation figures in the README
 CHAR_NGRAMS = (2, 3, 4)
-# the small-talk head is looser: grouped 4-fold cross-validation by writer's file (v20 held out)
-# gave English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for C = 1, 3,
-# 10, 30, 100, with 0 / 1 / 4 / 5 / 6 of 7,233 other messages greeted: 30 is the last step
-# that adds almost no greeted question
-C_OF = {"insult": 10.0, "injection": 10.0, "social": 30.0}
+# one C per head. For the small-talk head, grouped 4-fold cross-validation by writer's file (v20
+# held out) gave English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for
+# C = 1, 3, 10, 30, 100, with 0 / 1 / 4 / 5 / 6 of 7,233 other messages greeted; but a review's
+# pleas ("can you save me?", "do you have lawyers in delhi?", "do you get tired? i am so tired
+# of everything") were greeted by the C=30 head and not by the C=10 one: it stays at 10
+C_OF = {"insult": 10.0, "injection": 10.0, "social": 10.0}
 MIN_WEIGHT = 0.02
 HARD_WEIGHT = 3.0  # a test-table look-alike counts three times (no change on v9 held out)
 

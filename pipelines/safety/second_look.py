@@ -62,6 +62,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and _passes(social := _score(models, "social", prepared), bar)
         and _score(models, "insult", prepared) < AMBIGUOUS
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
+        and not _holds_insult(prepared, rules)  # "thanks bc", "शुक्रिया गधे" (a review)
         and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
@@ -106,6 +107,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     if compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said):
         return False
     if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
+        return False
+    if _holds_insult(prepared, rules):
         return False
     # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
     # process"); every clause being part of the thanks keeps "the warrant came today" out
@@ -184,6 +187,12 @@ def _names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
     even after a thanks."""
     legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
     return legal or names_harm(prepared, rules)
+
+
+def _holds_insult(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A word of an insult lexicon anywhere: never small talk, however it is thanked."""
+    standalone = rules.compiled.standalone
+    return any(rule.has_insult(clause) for rule in standalone for clause in prepared.clauses)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:

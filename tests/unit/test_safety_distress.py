@@ -66,3 +66,22 @@ def test_a_sure_small_talk_head_does_not_greet_a_crisis(keyed: str, text: str) -
 )
 def test_greetings_without_distress_stay_greetings(text: str) -> None:
     assert classify_message(text, shipped_rules()).query_type == "greeting"
+
+
+# round 16 (a review): goodbyes for ever, no strength left, danger now. (word the small-talk
+# head is sure of, message, the same without its distress)
+DISTRESS_TO_A_SURE_HEAD = [
+    ("thanks", "thanks for everything, goodbye forever", "thanks for everything, goodbye"),
+    ("thank", "thank you, bas bahut ho gaya ab", "thank you, bas ab"),
+    ("धन्यवाद", "धन्यवाद दीदी, अब हमेशा के लिए चलती हूँ", "धन्यवाद दीदी, अब चलती हूँ"),
+    ("thanks", "thanks, bye, he is at the door again", "thanks, bye, see you again"),
+    ("shukriya", "shukriya didi, bachao, wo aa gaya", "shukriya didi, aap bahut acchi ho"),
+    ("thank", "thank you so much, i am scared", "thank you so much, i am happy"),
+]
+
+
+@pytest.mark.parametrize(("keyed", "text", "calm"), DISTRESS_TO_A_SURE_HEAD)
+def test_distress_is_not_small_talk_however_sure_the_head(keyed: str, text: str, calm: str) -> None:
+    rules = with_heads(social=keyed)
+    assert route(calm, rules)[0] == "greeting"
+    assert route(text, rules)[0] == "question"

@@ -277,3 +277,15 @@ def test_friendly_heads_overrule_the_comment_trained_insult_model(
 ) -> None:
     rules = with_heads(**heads).plugged(insult_model=keyed_on("zhakkas"))  # comment-trained
     assert route(text, rules)[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("zhakkas dost, mast", "greeting"),
+        ("zhakkas gadhe, mast", "question"),  # an insult word: never small talk
+        ("zhakkas, शुक्रिया गधे", "question"),
+    ],
+)
+def test_a_message_holding_an_insult_word_is_not_small_talk(text: str, expected: str) -> None:
+    assert route(text, with_heads(social="zhakkas"))[0] == expected
