@@ -48,6 +48,15 @@ GREETINGS = [
     "Buenos días",
     "Ciao, come stai?",
     "Namaste",
+    # round 16: pauses, a joke, the assistant's life, praise of the answer, a formal close
+    "brb",
+    "one sec",
+    "tell me a joke pls",
+    "can you get angry?",
+    "what's your fav food?",
+    "are you made in India?",
+    "exactly what I was looking for",
+    "Many thanks for your prompt reply. I shall proceed accordingly.",
 ]
 
 QUESTIONS = [
@@ -76,6 +85,12 @@ QUESTIONS = [
     "",
     "   ",
     "?",
+    # round 16 (a review): a pause or a taste before a real question
+    "wait, is this free?",
+    "hold on, can he take my kids?",
+    "what's your fav food? mine is biryani but my landlord cut my gas",
+    "exactly what I was looking for, but what about my son's case?",
+    "do you have a name of a good lawyer in pune?",
 ]
 
 
