@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def _unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     seen: set[Any] = set()
     for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue  # "<<: *defaults": a key given here overrides the merged one, as in YAML
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            continue  # construct_mapping refuses it with its own message
         if key in seen:
             line = key_node.start_mark.line + 1
             raise ValueError(f"line {line}: the key {key!r} is given twice in one mapping")

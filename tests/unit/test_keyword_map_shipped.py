@@ -59,6 +59,13 @@ def test_a_key_given_twice_is_refused_with_its_line(text: str, line: int) -> Non
         read_unique_yaml(text)
 
 
+def test_merge_keys_and_unhashable_keys_keep_their_yaml_meaning() -> None:
+    text = "base: &b {a: 1, b: 2}\nother:\n  <<: *b\n  b: 3\n"
+    assert read_unique_yaml(text)["other"] == {"a": 1, "b": 3}  # an override, not a repeat
+    with pytest.raises(yaml.YAMLError, match="unhashable"):
+        read_unique_yaml("? [a, b]\n: 1\n")
+
+
 def test_the_shipped_yaml_files_have_no_key_given_twice() -> None:
     for name in ("safety.yaml", "keywords.yaml"):
         assert read_unique_yaml((DEFAULT_CONFIG_DIR / name).read_text(encoding="utf-8"))
