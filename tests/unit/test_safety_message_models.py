@@ -225,6 +225,10 @@ def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> Non
         ("शुक्रिया, अब समझ आया कि पति ने मेरे नाम पर कर्ज़ लिया है", "question"),
         ("thanks, got bail, they picked him up again an hour later", "question"),
         ("shukriya, samajh gayi, bas madad kar do ek baar", "question"),  # help asked
+        # round 16: comfort given, and what the writer now knows what to tell or write
+        ("thank you, this calmed us down", "greeting"),
+        ("thank you sir, now I know what to write in my complaint", "greeting"),
+        ("thanks, now I know what to tell the police, but he still follows me", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
