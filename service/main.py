@@ -34,7 +34,12 @@ from service.evaluation.cases import (
     read_guard_cases,
     read_retrieval_cases,
 )
-from service.pipeline_config import calibration_path, gate_calibration_path, load_calibration
+from service.pipeline_config import (
+    ConfigFileError,
+    calibration_path,
+    gate_calibration_path,
+    load_calibration,
+)
 from service.process_lock import DataDirBusy, data_dir_lock
 from service.serving import serve
 from service.settings import Settings
@@ -204,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DataDirBusy as exc:
         print(f"warden: {exc.message()}", file=sys.stderr)
         return 2
-    except (StoreUnavailable, CaseFileError, MigrationRefused) as exc:
+    except (StoreUnavailable, CaseFileError, MigrationRefused, ConfigFileError) as exc:
         print(f"warden: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -28,6 +28,11 @@ SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/
 MESSAGE_MODELS = tuple(f"message_{head}" for head in HEADS)
 
 
+class ConfigFileError(ValueError):
+    """A configuration file that cannot be used; the message names the file and what is
+    wrong (the CLI prints it and exits 2)."""
+
+
 class _UniqueKeyLoader(yaml.SafeLoader):
     """yaml.safe_load keeps the last of two equal keys silently, so a second rule of the same
     name in safety.yaml would replace the first unseen: this loader refuses it."""
@@ -62,10 +67,10 @@ def _read_yaml(path: Path) -> Mapping[str, Any]:
         return {}
     try:
         loaded = read_unique_yaml(path.read_text(encoding="utf-8")) or {}
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
+    except (ValueError, yaml.YAMLError) as error:
+        raise ConfigFileError(f"{path}: {error}") from None
     if not isinstance(loaded, Mapping):
-        raise ValueError(f"{path} must hold a mapping at the top level")
+        raise ConfigFileError(f"{path} must hold a mapping at the top level")
     return loaded
 
 
@@ -85,7 +90,7 @@ def load_allowlist(data_dir: Path) -> frozenset[str]:
     raw = json.loads(path.read_text(encoding="utf-8"))
     terms = raw.get("terms", []) if isinstance(raw, dict) else raw
     if not isinstance(terms, list):
-        raise ValueError(f"{path} must hold a list of terms")
+        raise ConfigFileError(f"{path} must hold a list of terms")
     return frozenset(str(term) for term in terms if str(term).strip())
 
 
@@ -99,7 +104,7 @@ def load_safety_model(config_dir: Path, name: str) -> LinearTextModel:
             try:
                 return LinearTextModel.from_mapping(json.loads(path.read_text(encoding="utf-8")))
             except (ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
-                raise ValueError(f"{path}: {exc}") from exc
+                raise ConfigFileError(f"{path}: {exc}") from exc
     raise ValueError(f"no {name} model in {config_dir / 'models'} nor in the shipped config")
 
 
@@ -107,7 +112,13 @@ def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> Sa
     """safety.yaml, with the insult, injection and message models plugged in unless `models`
     is False."""
     config_dir = config_dir or DEFAULT_CONFIG_DIR
-    rules = SafetyRules.from_mapping(_read_yaml(config_dir / "safety.yaml"))
+    path = config_dir / "safety.yaml"
+    try:
+        rules = SafetyRules.from_mapping(_read_yaml(path))
+    except ConfigFileError:
+        raise
+    except ValueError as error:
+        raise ConfigFileError(f"{path}: {error}") from None
     if not models:
         return rules
     rules = rules.with_models(*(load_safety_model(config_dir, name) for name in SAFETY_MODELS))
@@ -138,7 +149,7 @@ def load_calibration(path: Path) -> GateCalibration | None:
             raise ValueError("it must hold an object")
         return GateCalibration.from_mapping(raw)
     except ValueError as exc:  # JSONDecodeError is a ValueError
-        raise ValueError(f"{path}: {exc}") from exc
+        raise ConfigFileError(f"{path}: {exc}") from exc
 
 
 def load_pipeline_config(settings: Settings) -> PipelineConfig:

@@ -245,3 +245,29 @@ def test_ingest_against_a_qdrant_server_needs_no_lock(data_dir: Path) -> None:
             pass  # not refused: it opens nothing single-process in data_dir
         with pytest.raises(DataDirBusy):
             data_dir_lock(server, "ask").__enter__()  # the history outbox is still local
+
+
+@pytest.mark.parametrize(
+    ("safety_yaml", "said"),
+    [
+        ("thresholds:\n  toxicity_threshold: 0.7\n  toxicity_threshold: 0.8\n", "line 3"),
+        ("thresholds:\n  toxicity_threshold: abc\n", "must be a number"),
+        ("thresholds: [\n", "expected the node content"),
+    ],
+)
+def test_a_bad_safety_yaml_is_named_with_exit_2(
+    safety_yaml: str,
+    said: str,
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "safety.yaml").write_text(safety_yaml, encoding="utf-8")
+    monkeypatch.setenv("WARDEN_CONFIG_DIR", str(config))
+    assert main(["classify", "hello"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"warden: {config / 'safety.yaml'}: ") and said in err
+    assert "Traceback" not in err
