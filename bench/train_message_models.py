@@ -14,7 +14,7 @@ service already rejects is left out. So are the look-alikes of the safety test t
 (bench/_hard_negatives.py) that the service routes as questions. Features: the normalised
 clauses' words, word pairs and character 2-4 grams (pipelines/safety/linear.py), one hashing
 for the three heads.
-Logistic regression (scikit-learn, liblinear, C per head in C_OF, class-balanced),
+Logistic regression (scikit-learn, liblinear, C=10, class-balanced),
 deterministic. With `--hold-out vN` it prints, per family and language, the routes on that
 version before and after the models (the service's rules, models and toxicity scorer, then the
 message models as classify asks them), the way the thresholds in safety.yaml were chosen.
@@ -53,12 +53,12 @@ OWN = Path(__file__).resolve().parent / "datasets" / "own"
 MODELS = Path(__file__).resolve().parents[1] / "service" / "config" / "models"
 HELD_OUT = ("v20",)  # never trained on: the generalisation figures in the README
 CHAR_NGRAMS = (2, 3, 4)
-# one C per head. For the small-talk head, grouped 4-fold cross-validation by writer's file (v20
-# held out) gave English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for
-# C = 1, 3, 10, 30, 100, with 0 / 1 / 4 / 5 / 6 of 7,233 other messages greeted; but a review's
-# pleas ("can you save me?", "do you have lawyers in delhi?", "do you get tired? i am so tired
-# of everything") were greeted by the C=30 head and not by the C=10 one: it stays at 10
-C_OF = {"insult": 10.0, "injection": 10.0, "social": 10.0}
+# for the small-talk head, grouped 4-fold cross-validation by writer's file (v20 held out) gave
+# English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for C = 1, 3, 10,
+# 30, 100, with 0 / 1 / 4 / 5 / 6 of 7,233 other messages greeted; but a review's pleas ("can
+# you save me?", "do you have lawyers in delhi?", "do you get tired? i am so tired of
+# everything") were greeted by the C=30 head and not by the C=10 one: every head stays at 10
+C = 10.0
 MIN_WEIGHT = 0.02
 HARD_WEIGHT = 3.0  # a test-table look-alike counts three times (no change on v9 held out)
 
@@ -129,15 +129,13 @@ def train(rows: list[Row], rules: SafetyRules) -> MessageModels:
         used = [(r, y) for r in rows if (y := label(head, r)) is not None]
         x = matrix([clauses[r.text] for r, _ in used], CHAR_NGRAMS)
         y = np.array([y for _, y in used], dtype=int)
-        model = LogisticRegression(
-            C=C_OF[head], class_weight="balanced", max_iter=5000, solver="liblinear"
-        )
+        model = LogisticRegression(C=C, class_weight="balanced", max_iter=5000, solver="liblinear")
         weight = np.array([HARD_WEIGHT if r.kind == "hard-negative" else 1.0 for r, _ in used])
         model.fit(x, y, sample_weight=weight)
         weights = model.coef_[0]
         kept = np.flatnonzero(np.abs(weights) >= MIN_WEIGHT)
         print(f"{head}: {y.sum()} positives, {len(y) - y.sum()} negatives, {len(kept)} weights")
-        about = {"trained_on": "bench/train_message_models.py", "c": C_OF[head], "texts": len(used)}
+        about = {"trained_on": "bench/train_message_models.py", "c": C, "texts": len(used)}
         heads[head] = LinearTextModel(
             f"message_{head}", BUCKETS, round(float(model.intercept_[0]), 5),
             {int(s): round(float(weights[s]), 3) for s in kept}, CHAR_NGRAMS, about,

@@ -78,7 +78,7 @@ def keyword_map(raw: Mapping[str, Any]) -> dict[str, str]:
     """keywords.yaml: either `{keywords: {term: expansion}}` or the mapping itself."""
     terms = raw.get("keywords", raw)
     if not isinstance(terms, Mapping):
-        raise ValueError("keywords.yaml: `keywords` must map terms to expansions")
+        raise ConfigFileError("keywords.yaml: `keywords` must map terms to expansions")
     return {str(term).lower(): str(expansion) for term, expansion in terms.items()}
 
 
@@ -105,7 +105,7 @@ def load_safety_model(config_dir: Path, name: str) -> LinearTextModel:
                 return LinearTextModel.from_mapping(json.loads(path.read_text(encoding="utf-8")))
             except (ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
                 raise ConfigFileError(f"{path}: {exc}") from exc
-    raise ValueError(f"no {name} model in {config_dir / 'models'} nor in the shipped config")
+    raise ConfigFileError(f"no {name} model in {config_dir / 'models'} nor in the shipped config")
 
 
 def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> SafetyRules:
@@ -113,10 +113,9 @@ def load_safety_rules(config_dir: Path | None = None, models: bool = True) -> Sa
     is False."""
     config_dir = config_dir or DEFAULT_CONFIG_DIR
     path = config_dir / "safety.yaml"
+    raw = _read_yaml(path)
     try:
-        rules = SafetyRules.from_mapping(_read_yaml(path))
-    except ConfigFileError:
-        raise
+        rules = SafetyRules.from_mapping(raw)
     except ValueError as error:
         raise ConfigFileError(f"{path}: {error}") from None
     if not models:

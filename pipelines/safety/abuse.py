@@ -18,12 +18,13 @@ from __future__ import annotations
 from pipelines.safety.learned import (
     addressed,
     greeting_only,
+    holds_insult,
     insult_model_input,
     open_clauses,
     spared,
 )
 from pipelines.safety.mentions import spare_quoted_mention
-from pipelines.safety.message_models import head_score
+from pipelines.safety.message_models import AMBIGUOUS, head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
@@ -61,8 +62,7 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     )
 
 
-FRIENDLY = 0.9  # the small-talk head this sure, and the insult head under NOT_INSULT ...
-NOT_INSULT = 0.5  # ... overrule the comment-trained insult model
+FRIENDLY = 0.9  # the small-talk head this sure, and the insult head under AMBIGUOUS, overrule
 
 
 def _friendly(prepared: Prepared, rules: SafetyRules) -> bool:
@@ -73,7 +73,7 @@ def _friendly(prepared: Prepared, rules: SafetyRules) -> bool:
     return (
         models is not None
         and head_score(models, "social", prepared) >= FRIENDLY
-        and head_score(models, "insult", prepared) < NOT_INSULT
+        and head_score(models, "insult", prepared) < AMBIGUOUS
     )
 
 
@@ -98,12 +98,12 @@ def _bare_insult(prepared: Prepared, rules: SafetyRules) -> str | None:
 def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) -> Verdict:
     """Asks the scorer about the open clauses aimed at someone or, in a short message that asks
     nothing, the open clauses holding an insult word."""
-    scorer, compiled = rules.toxicity_scorer, rules.compiled
+    scorer = rules.toxicity_scorer
     if scorer is None or greeting_only(prepared, rules):
         return CLEAR
     suspects = addressed(clauses, rules)
     if not suspects and _asks_nothing(prepared, rules):
-        suspects = [c for c in clauses if any(r.has_insult(c) for r in compiled.standalone)]
+        suspects = [c for c in clauses if holds_insult(c, rules)]
     if not suspects:
         return CLEAR
     score = scorer(" ".join(suspects))

@@ -89,6 +89,11 @@ def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
     ]
 
 
+def holds_insult(clause: str, rules: SafetyRules) -> bool:
+    """A word of some language's insult lexicon in the clause (on that language's fold)."""
+    return any(rule.has_insult(clause) for rule in rules.compiled.standalone)
+
+
 def greeting_only(prepared: Prepared, rules: SafetyRules) -> bool:
     return detect_greeting(prepared.raw, rules, prepared).flagged
 

@@ -26,6 +26,7 @@ from pipelines.safety.linear import LinearTextModel, feature_slots
 from pipelines.safety.normalize import Prepared
 
 HEADS = ("insult", "injection", "social")
+AMBIGUOUS = 0.5  # a head this sure half believes it: no greeting, no overruling
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ import re
 
 from pipelines.safety.distress import names_harm
 from pipelines.safety.greeting import asks_what_next
+from pipelines.safety.learned import holds_insult
 from pipelines.safety.mentions import Detector, spare_quoted_mention
-from pipelines.safety.message_models import MessageModels, head_score
+from pipelines.safety.message_models import AMBIGUOUS, MessageModels, head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
@@ -24,7 +25,6 @@ from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 
 _DETECTORS = {"insult": "abuse", "injection": "injection"}
-AMBIGUOUS = 0.5  # the small-talk head never greets what the insult head half believes
 THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
 # a letter of a script the heads were not trained on (Latin and Devanagari only): the
 # small-talk head scored a Chinese jailbreak as small talk out of fold, so it does not read them
@@ -59,10 +59,10 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and not _UNTRAINED_LETTER.search(prepared.flat)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
-        and _passes(social := _score(models, "social", prepared), bar)
-        and _score(models, "insult", prepared) < AMBIGUOUS
+        and _passes(social := head_score(models, "social", prepared), bar)
+        and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
-        and not _holds_insult(prepared, rules)  # "thanks bc", "शुक्रिया गधे" (a review)
+        and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
@@ -108,8 +108,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         return False
     if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
         return False
-    if _holds_insult(prepared, rules):
-        return False
+    if any(holds_insult(clause, rules) for clause in prepared.clauses):
+        return False  # an insult word is never small talk
     # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
     # process"); every clause being part of the thanks keeps "the warrant came today" out
     settled = bool(
@@ -162,14 +162,10 @@ def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
         bar = threshold
         if head == "injection" and not _addressed(prepared, rules):
             bar = max(threshold, rules.message_thresholds.injection_unaddressed)
-        score = _score(models, head, prepared)
+        score = head_score(models, head, prepared)
         return Verdict.of([f"{name}:{score:.2f}"]) if _passes(score, bar) else CLEAR
 
     return detect
-
-
-def _score(models: MessageModels, head: str, prepared: Prepared) -> float:
-    return head_score(models, head, prepared)
 
 
 def _passes(score: float, threshold: float) -> bool:
@@ -187,12 +183,6 @@ def _names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
     even after a thanks."""
     legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
     return legal or names_harm(prepared, rules)
-
-
-def _holds_insult(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A word of an insult lexicon anywhere: never small talk, however it is thanked."""
-    standalone = rules.compiled.standalone
-    return any(rule.has_insult(clause) for rule in standalone for clause in prepared.clauses)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:
