@@ -65,6 +65,8 @@ MESSAGE_FILES = (
     "guards_injection_v19.jsonl",
     "guards_injection_v20a.jsonl",
     "guards_injection_v20.jsonl",
+    "guards_injection_v21a.jsonl",
+    "guards_injection_v21.jsonl",
 )
 
 
