@@ -87,6 +87,7 @@ class CompiledRules:
     blessings: re.Pattern[str] = re.compile(NEVER)  # a thanks without its word
     thanks_praise: re.Pattern[str] = re.compile(NEVER)  # "you explained it so well"
     known_asks: re.Pattern[str] = re.compile(NEVER)  # "now I know [what to do]": asks nothing
+    more_asks: re.Pattern[str] = re.compile(NEVER)  # "explain more pls": more of the answer
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
     question_words: frozenset[str] = frozenset()
@@ -164,6 +165,7 @@ def compile_rules(
         blessings=_phrases(greeting, "blessings"),
         thanks_praise=_phrases(greeting, "thanks_praise"),
         known_asks=_phrases(greeting, "known_asks"),
+        more_asks=_phrases(greeting, "more_asks"),
         crisis=_phrases(greeting, "crisis"),
         acknowledgements=frozenset(words_of(e) for e in _entries(greeting, "acknowledgements")),
         question_words=_single_words(greeting, ("question_words",)),

@@ -59,6 +59,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and not _UNTRAINED_LETTER.search(prepared.flat)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
+        and (thanks or not rules.compiled.more_asks.search(prepared.words))  # "explain more"
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
@@ -86,7 +87,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
     "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
     thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
-    husband sold the house" is a new problem); no "?", no question word outside what is now
+    husband sold the house" is a new problem), or the message read as a thanks by the
+    small-talk head (`_tells_the_thanks`); no "?", no question word outside what is now
     known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
     enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
     no harm ("maara"); a legal matter ("bail", "thana") only when a resolution, a plan or
@@ -100,7 +102,8 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         return False
     if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
         return False
-    if not all(_closes(clause, rules) for clause in prepared.clauses):
+    told = not all(_closes(clause, rules) for clause in prepared.clauses)
+    if told and not _tells_the_thanks(prepared, rules):
         return False
     if not compiled.question_words.isdisjoint(compiled.known_asks.sub(" ", said).split()):
         return False
@@ -117,10 +120,26 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         or compiled.thanks_praise.search(said)
         or _plans(said, rules)
     )
-    if not settled and _names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
+    # "thanks, summon aaya hai": unsettled, unless the head reads it all as a thanks
+    legal_open = not settled and _names_legal_matter(prepared, rules)
+    if legal_open and not (told and _tells_the_thanks(prepared, rules, legal=True)):
         return False
     closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
-    return settled or bool(closing) or said != prepared.words  # or a thanks idiom
+    return told or settled or bool(closing) or said != prepared.words  # or a thanks idiom
+
+
+def _tells_the_thanks(prepared: Prepared, rules: SafetyRules, legal: bool = False) -> bool:
+    """A clause that is not part of the thanks tells what happened ("it has clarified my
+    doubts", "my complaint got registered yesterday"): the small-talk head must read the whole
+    message as a thanks (`social_closure`), and not half as an insult; the rule's other checks
+    (no question, no turn, no negation, no harm, a legal matter settled) still apply."""
+    models, limits = rules.message_models, rules.message_thresholds
+    bar = max(limits.social_closure, limits.social_thanks) if legal else limits.social_closure
+    return (
+        models is not None
+        and _passes(head_score(models, "social", prepared), bar)
+        and head_score(models, "insult", prepared) < AMBIGUOUS
+    )
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:

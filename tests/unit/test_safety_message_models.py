@@ -133,7 +133,7 @@ HIGHER_BARS = [
      "what is zhakkas?", "zhakkas, how are you today?"),
     # a thanks with more words
     ("social", "message_social_thanks_threshold",
-     "zhakkas thanks a lot, my mother wants to say hello", "zhakkas sir, din bana diya"),
+     "zhakkas thanks a lot, my mother also wants to say hello", "zhakkas sir, din bana diya"),
 ]  # fmt: skip
 
 
@@ -292,4 +292,52 @@ def test_friendly_heads_overrule_the_comment_trained_insult_model(
     ],
 )
 def test_a_message_holding_an_insult_word_is_not_small_talk(text: str, expected: str) -> None:
+    assert route(text, with_heads(social="zhakkas"))[0] == expected
+
+
+# round 17: a thanks that tells what happened, read as a thanks by the small-talk head
+# (keyed on "zhakkas"), closes the conversation; the head's own path is off here
+# (message_social_thanks_threshold 1.0), so the closing-thanks rule alone decides
+TOLD_THANKS = [
+    ("zhakkas thank you. I have noted the section numbers.", "greeting"),
+    ("zhakkas. Sincere thanks, it has cleared my doubts regarding the procedure", "greeting"),
+    # a legal matter named: the head must pass the thanks bar as well (0.9 here)
+    ("zhakkas thanks a million, my sister got her salary after we sent the notice", "greeting"),
+    # the rule's other checks still hold, however sure the head is
+    ("zhakkas thanks, but my husband took the kids to his mother's house", "question"),
+    ("zhakkas thank you. they beat my son again last night", "question"),
+    ("zhakkas thanks. the landlord has not returned the deposit", "question"),
+    ("zhakkas thank you, what about my son", "question"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TOLD_THANKS)
+def test_a_thanks_that_tells_what_happened_needs_the_head(text: str, expected: str) -> None:
+    head_off = {"message_social_thanks_threshold": 1.0}
+    if "salary" in text:  # a legal matter keeps the head's own path shut; its bar is 0.9
+        head_off = {}
+    sure = with_heads(social="zhakkas", **head_off)
+    if expected == "question":
+        assert route(text, sure)[0] == "question"
+        return
+    assert route(text, sure) == ("greeting", ("greeting.thanks_closure",))
+    assert route(text, with_heads(**head_off))[0] == "question"  # the head unsure
+    bars = ["message_social_closure_threshold"] + (
+        [] if head_off else ["message_social_thanks_threshold"]
+    )
+    for bar in bars:  # either bar at 1.0 shuts the rule for it
+        strict = with_heads(social="zhakkas", **{**head_off, bar: 1.0})
+        assert route(text, strict)[0] == "question", bar
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("zhakkas explain more pls", "question"),  # asks for more of the answer
+        ("zhakkas, thoda aur samjhao", "question"),
+        ("zhakkas, विस्तार से बताइए", "question"),
+        ("zhakkas thanks, you explain things so simply", "greeting"),  # praise, not a request
+    ],
+)
+def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: str) -> None:
     assert route(text, with_heads(social="zhakkas"))[0] == expected

@@ -7,6 +7,10 @@ import pytest
 
 from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.classify import classify_message
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.reported import spare_reported_speech
+from pipelines.safety.rules import SafetyRules
+from pipelines.safety.verdict import CLEAR, Verdict
 from tests.unit._safety_rules import assert_routed, shipped_rules
 
 VICTIMS = [
@@ -118,3 +122,30 @@ def test_what_a_call_text_or_letter_said_is_reported(text: str, language: str) -
     spared = {f"abuse.{language}.reported_speech", "abuse.quoted_mention"}
     assert not verdict.flagged and set(verdict.reasons) & spared, verdict
     assert_routed(text, "question")
+
+
+# abuse reported of someone close, asked about without a "?" ("can we do something"): a
+# detector that flags the report's words is overruled, and one that flags the rest is not
+CLOSE_ONES = [
+    "bless you. my neighbour keeps abusing my old mother, can we do something",
+    "my brother in law keeps threatening my father, is there anything we can do",
+    "thank you. the landlord insults my wife every day, can we do something",
+]
+
+
+def _flags_the_report(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    reported = ("abusing", "threatening", "insults", "useless bot")
+    return Verdict.of(["abuse.model:0.90"]) if any(w in text for w in reported) else CLEAR
+
+
+@pytest.mark.parametrize("text", CLOSE_ONES)
+def test_abuse_of_someone_close_asked_about_is_reported(text: str) -> None:
+    flagged = Verdict.of(["abuse.model:0.90"])
+    verdict = spare_reported_speech(flagged, text, shipped_rules(), _flags_the_report)
+    assert not verdict.flagged, verdict
+
+
+def test_abuse_of_the_reader_beside_such_a_report_is_not_spared() -> None:
+    text = "useless bot. my neighbour keeps abusing my old mother, can we do something"
+    flagged = Verdict.of(["abuse.model:0.90"])
+    assert spare_reported_speech(flagged, text, shipped_rules(), _flags_the_report).flagged
