@@ -88,6 +88,7 @@ class CompiledRules:
     thanks_praise: re.Pattern[str] = re.compile(NEVER)  # "you explained it so well"
     known_asks: re.Pattern[str] = re.compile(NEVER)  # "now I know [what to do]": asks nothing
     more_asks: re.Pattern[str] = re.compile(NEVER)  # "explain more pls": more of the answer
+    thanks_requests: re.Pattern[str] = re.compile(NEVER)  # "thanks. i also need the format"
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
     question_words: frozenset[str] = frozenset()
@@ -166,6 +167,7 @@ def compile_rules(
         thanks_praise=_phrases(greeting, "thanks_praise"),
         known_asks=_phrases(greeting, "known_asks"),
         more_asks=_phrases(greeting, "more_asks"),
+        thanks_requests=_phrases(greeting, "thanks_requests"),
         crisis=_phrases(greeting, "crisis"),
         acknowledgements=frozenset(words_of(e) for e in _entries(greeting, "acknowledgements")),
         question_words=_single_words(greeting, ("question_words",)),

@@ -70,7 +70,6 @@ class MessageThresholds:
     social_question: float  # the social head's bar for a message with a "?"
     social_thanks: float  # and for a thanks followed by more words (it may be a new problem)
     social_unaddressed: float  # and for a question that names no one ("free ho abhi?")
-    social_closure: float  # a closing thanks that tells what happened, not only the thanks
     max_words: int  # longer messages are not asked (pasted documents are the rules' work)
     min_words: int  # nor shorter ones: a word or two is too little for a bag of n-grams
     social_min_words: int  # the social head reads shorter ones ("thnks yr")

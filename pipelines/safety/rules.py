@@ -68,7 +68,6 @@ class SafetyRules:
     message_social_question_threshold: float = 0.9
     message_social_thanks_threshold: float = 0.9
     message_social_unaddressed_threshold: float = 0.95
-    message_social_closure_threshold: float = 1.0
     message_models_max_words: int = 150
     message_models_min_words: int = 3
     message_social_min_words: int = 2
@@ -117,7 +116,6 @@ class SafetyRules:
             self.message_social_question_threshold,
             self.message_social_thanks_threshold,
             self.message_social_unaddressed_threshold,
-            self.message_social_closure_threshold,
             self.message_models_max_words,
             self.message_models_min_words,
             self.message_social_min_words,

@@ -63,6 +63,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
+        and not (thanks and _asks_beside_thanks(prepared, rules))  # "thanks. where to go"
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
@@ -87,8 +88,7 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
     "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
     thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
-    husband sold the house" is a new problem), or the message read as a thanks by the
-    small-talk head (`_tells_the_thanks`); no "?", no question word outside what is now
+    husband sold the house" is a new problem); no "?", no question word outside what is now
     known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
     enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
     no harm ("maara"); a legal matter ("bail", "thana") only when a resolution, a plan or
@@ -102,12 +102,9 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         return False
     if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
         return False
-    told = not all(_closes(clause, rules) for clause in prepared.clauses)
-    if told and not _tells_the_thanks(prepared, rules):
+    if not all(_closes(clause, rules) for clause in prepared.clauses):
         return False
-    if not compiled.question_words.isdisjoint(compiled.known_asks.sub(" ", said).split()):
-        return False
-    if compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said):
+    if _thanks_asks(prepared, rules):
         return False
     if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
         return False
@@ -120,26 +117,32 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
         or compiled.thanks_praise.search(said)
         or _plans(said, rules)
     )
-    # "thanks, summon aaya hai": unsettled, unless the head reads it all as a thanks
-    legal_open = not settled and _names_legal_matter(prepared, rules)
-    if legal_open and not (told and _tells_the_thanks(prepared, rules, legal=True)):
+    if not settled and _names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
         return False
     closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
-    return told or settled or bool(closing) or said != prepared.words  # or a thanks idiom
+    return settled or bool(closing) or said != prepared.words  # or a thanks idiom
 
 
-def _tells_the_thanks(prepared: Prepared, rules: SafetyRules, legal: bool = False) -> bool:
-    """A clause that is not part of the thanks tells what happened ("it has clarified my
-    doubts", "my complaint got registered yesterday"): the small-talk head must read the whole
-    message as a thanks (`social_closure`), and not half as an insult; the rule's other checks
-    (no question, no turn, no negation, no harm, a legal matter settled) still apply."""
-    models, limits = rules.message_models, rules.message_thresholds
-    bar = max(limits.social_closure, limits.social_thanks) if legal else limits.social_closure
-    return (
-        models is not None
-        and _passes(head_score(models, "social", prepared), bar)
-        and head_score(models, "insult", prepared) < AMBIGUOUS
-    )
+def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A request ("thanks. i also need the format", `thanks_requests`) or a question word
+    outside what is now known ("thanks. how long will it take", not "thanks, now I know what
+    to do") beside a thanks: the small-talk head does not greet it."""
+    compiled = rules.compiled
+    said = compiled.known_asks.sub(" ", compiled.thanks_idioms.sub(" ", prepared.words))
+    if compiled.thanks_requests.search(said):
+        return True
+    return not compiled.question_words.isdisjoint(said.split())
+
+
+def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
+    """Beside a thanks: a question word outside what is now known, a word that turns it into
+    a request ("i also need", "but") or a negation outside a thanks idiom ("the police will
+    not register it"): a new matter, not the thanks."""
+    compiled = rules.compiled
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
+    if _asks_beside_thanks(prepared, rules):
+        return True
+    return bool(compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said))
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:

@@ -133,7 +133,7 @@ HIGHER_BARS = [
      "what is zhakkas?", "zhakkas, how are you today?"),
     # a thanks with more words
     ("social", "message_social_thanks_threshold",
-     "zhakkas thanks a lot, my mother also wants to say hello", "zhakkas sir, din bana diya"),
+     "zhakkas thanks a lot, my mother wants to say hello", "zhakkas sir, din bana diya"),
 ]  # fmt: skip
 
 
@@ -173,6 +173,11 @@ HARMS_AFTER_THANKS = [
     ("madam", "thank you madam, they threatened to burn our house"),
     ("shukriya", "shukriya, usne aaj phir mujhe maara"),
     ("thanku", "thanku so much, kal phir police aayi thi ghar pe"),
+    # round 17 (a review): losses told after a thanks
+    ("thanks", "thanks. i lost my job yesterday after complaining"),
+    ("shukriya", "shukriya, ab landlord bijli kaat raha hai"),
+    ("धन्यवाद", "धन्यवाद। आज फिर से मारपीट हुई"),
+    ("dhanyavaad", "dhanyavaad ji, mere pati dusri shaadi kar rahe hai"),
 ]
 
 
@@ -295,41 +300,6 @@ def test_a_message_holding_an_insult_word_is_not_small_talk(text: str, expected:
     assert route(text, with_heads(social="zhakkas"))[0] == expected
 
 
-# round 17: a thanks that tells what happened, read as a thanks by the small-talk head
-# (keyed on "zhakkas"), closes the conversation; the head's own path is off here
-# (message_social_thanks_threshold 1.0), so the closing-thanks rule alone decides
-TOLD_THANKS = [
-    ("zhakkas thank you. I have noted the section numbers.", "greeting"),
-    ("zhakkas. Sincere thanks, it has cleared my doubts regarding the procedure", "greeting"),
-    # a legal matter named: the head must pass the thanks bar as well (0.9 here)
-    ("zhakkas thanks a million, my sister got her salary after we sent the notice", "greeting"),
-    # the rule's other checks still hold, however sure the head is
-    ("zhakkas thanks, but my husband took the kids to his mother's house", "question"),
-    ("zhakkas thank you. they beat my son again last night", "question"),
-    ("zhakkas thanks. the landlord has not returned the deposit", "question"),
-    ("zhakkas thank you, what about my son", "question"),
-]
-
-
-@pytest.mark.parametrize(("text", "expected"), TOLD_THANKS)
-def test_a_thanks_that_tells_what_happened_needs_the_head(text: str, expected: str) -> None:
-    head_off = {"message_social_thanks_threshold": 1.0}
-    if "salary" in text:  # a legal matter keeps the head's own path shut; its bar is 0.9
-        head_off = {}
-    sure = with_heads(social="zhakkas", **head_off)
-    if expected == "question":
-        assert route(text, sure)[0] == "question"
-        return
-    assert route(text, sure) == ("greeting", ("greeting.thanks_closure",))
-    assert route(text, with_heads(**head_off))[0] == "question"  # the head unsure
-    bars = ["message_social_closure_threshold"] + (
-        [] if head_off else ["message_social_thanks_threshold"]
-    )
-    for bar in bars:  # either bar at 1.0 shuts the rule for it
-        strict = with_heads(social="zhakkas", **{**head_off, bar: 1.0})
-        assert route(text, strict)[0] == "question", bar
-
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -340,4 +310,23 @@ def test_a_thanks_that_tells_what_happened_needs_the_head(text: str, expected: s
     ],
 )
 def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: str) -> None:
+    assert route(text, with_heads(social="zhakkas"))[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a request or a question word beside a thanks: the head does not greet it
+        ("zhakkas thanks. i also need the format for the RTI application", "question"),
+        ("zhakkas thank you. i want to know my rights as a tenant", "question"),
+        ("zhakkas thanks, which one is better", "question"),
+        ("zhakkas shukriya, ab aage ka process batao", "question"),
+        ("zhakkas धन्यवाद, अब आगे की प्रक्रिया बताइए", "question"),
+        # ... what is now known, and a thanks alone, are still greeted
+        ("zhakkas thanks, now I know what to do", "greeting"),
+        ("zhakkas thanks a lot yaar", "greeting"),
+        ("zhakkas thanku ji, aapke bataye tarike se kaam ho gaya", "greeting"),
+    ],
+)
+def test_a_request_beside_a_thanks_is_not_small_talk(text: str, expected: str) -> None:
     assert route(text, with_heads(social="zhakkas"))[0] == expected
