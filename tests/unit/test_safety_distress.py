@@ -45,7 +45,7 @@ def test_distress_is_a_question_where_its_absence_is_a_greeting(
     [
         ("shukriya", "shukriya, ab main khud ko khatam kar dungi"),
         ("धन्यवाद", "धन्यवाद, मैं खुद को खत्म कर दूँगी"),
-        ("thanks", "thanks for everything, I want to die"),
+        ("thanks", "thanks for everything, there is no reason to live anymore"),
         ("thanks", "thanks, take care, I am going to end my life tonight"),
     ],
 )
