@@ -40,7 +40,7 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
     if greeting.flagged and all(note.startswith(SPARED) for note in notes):
         return _unless_distress(Classification("greeting", greeting.reasons), prepared, rules)
     if rules.message_models is not None and all(note.startswith(SPARED) for note in notes):
-        second = second_look(text, prepared, rules)
+        second = second_look(text, prepared, rules, abuse_spared=bool(notes))
         if second is not None:
             return _unless_distress(second, prepared, rules)
     if mentions_greeting(text, rules, prepared):

@@ -31,13 +31,19 @@ THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
 _UNTRAINED_LETTER = re.compile(r"[^\W\d_a-z\u00c0-\u024f\u0900-\u097f]")
 
 
-def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
-    """The route with the head's reason ("abusive", "greeting"), or None: a question."""
+def second_look(
+    text: str, prepared: Prepared, rules: SafetyRules, abuse_spared: bool = False
+) -> Classification | None:
+    """The route with the head's reason ("abusive", "greeting"), or None: a question.
+    `abuse_spared`: the abuse rules spared praise or a negation in it ("you are a genius, not an
+    idiot"); they have read its insult words, so the insult head is not asked."""
     models, limits = rules.message_models, rules.message_thresholds
     words = prepared.words.split()
     if models is None or not words or len(words) > limits.max_words:
         return None
     for head, detector in _DETECTORS.items():
+        if head == "insult" and abuse_spared:
+            continue
         detect = _head(models, head, rules)
         verdict = detect(text, rules, prepared)
         verdict = spare_quoted_mention(verdict, text, rules, detect, detector)
