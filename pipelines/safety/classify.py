@@ -3,8 +3,7 @@
 Order: abuse, then injection (either makes the message "abusive"; abuse is the commoner reject
 and the cheaper check, so an insult is refused without the injection decoders), then greeting;
 then the message models (pipelines/safety/second_look.py) on a message no rule decided or
-looked at closely (praise or a negation the abuse rules spared is not a close look); anything
-else is a question. A message the abuse rules looked at closely (a
+looked at closely; anything else is a question. A message the abuse rules looked at closely (a
 quoted mention, reported speech) is never a greeting; praise they spared ("you are the best,
 thanks") may be. The text is normalised once and shared by the detectors.
 """
@@ -23,8 +22,7 @@ from pipelines.state import Classification
 __all__ = ["Classification", "classify_message"]
 
 # praise and negations the abuse rules read ("you are the best, thanks"): they leave a message
-# made only of greeting phrases a greeting, and the message models still read the message; a
-# quoted mention or reported speech does neither
+# made only of greeting phrases a greeting; a quoted mention or reported speech never does
 SPARED = "abuse.spared."
 
 
@@ -39,8 +37,8 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
     greeting = detect_greeting(text, rules, prepared)
     if greeting.flagged and all(note.startswith(SPARED) for note in notes):
         return _unless_distress(Classification("greeting", greeting.reasons), prepared, rules)
-    if rules.message_models is not None and all(note.startswith(SPARED) for note in notes):
-        second = second_look(text, prepared, rules, abuse_spared=bool(notes))
+    if rules.message_models is not None and not notes:
+        second = second_look(text, prepared, rules)
         if second is not None:
             return _unless_distress(second, prepared, rules)
     if mentions_greeting(text, rules, prepared):

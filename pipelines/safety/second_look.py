@@ -31,19 +31,13 @@ THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
 _UNTRAINED_LETTER = re.compile(r"[^\W\d_a-z\u00c0-\u024f\u0900-\u097f]")
 
 
-def second_look(
-    text: str, prepared: Prepared, rules: SafetyRules, abuse_spared: bool = False
-) -> Classification | None:
-    """The route with the head's reason ("abusive", "greeting"), or None: a question.
-    `abuse_spared`: the abuse rules spared praise or a negation in it ("you are a genius, not an
-    idiot"); they have read its insult words, so the insult head is not asked."""
+def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
+    """The route with the head's reason ("abusive", "greeting"), or None: a question."""
     models, limits = rules.message_models, rules.message_thresholds
     words = prepared.words.split()
     if models is None or not words or len(words) > limits.max_words:
         return None
     for head, detector in _DETECTORS.items():
-        if head == "insult" and abuse_spared:
-            continue
         detect = _head(models, head, rules)
         verdict = detect(text, rules, prepared)
         verdict = spare_quoted_mention(verdict, text, rules, detect, detector)
@@ -65,11 +59,13 @@ def second_look(
         and not _UNTRAINED_LETTER.search(prepared.flat)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
-        and (thanks or not rules.compiled.more_asks.search(prepared.words))  # "explain more"
+        and not _asks_for_more(prepared, rules, thanks)  # "explain more", "thanks, elaborate"
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
-        and not (thanks and _asks_beside_thanks(prepared, rules))  # "thanks. where to go"
+        and not (
+            thanks and _asks_beside_thanks(prepared, rules, head=True)
+        )  # "thanks. where to go"
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
@@ -129,15 +125,29 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     return settled or bool(closing) or said != prepared.words  # or a thanks idiom
 
 
-def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules) -> bool:
+def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules, head: bool = False) -> bool:
     """A request ("thanks. i also need the format", `thanks_requests`) or a question word
     outside what is now known ("thanks. how long will it take", not "thanks, now I know what
-    to do") beside a thanks: the small-talk head does not greet it."""
+    to do") beside a thanks. For the small-talk head (`head`), a question word is "now known"
+    only after a closing or resolution that says so ("thank you, what to carry" asks)."""
     compiled = rules.compiled
-    said = compiled.known_asks.sub(" ", compiled.thanks_idioms.sub(" ", prepared.words))
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
     if compiled.thanks_requests.search(said):
         return True
+    knows = compiled.thanks_closings.search(said) or compiled.thanks_resolutions.search(said)
+    if knows or not head:
+        said = compiled.known_asks.sub(" ", said)
     return not compiled.question_words.isdisjoint(said.split())
+
+
+def _asks_for_more(prepared: Prepared, rules: SafetyRules, thanks: bool) -> bool:
+    """More of the answer asked for ("explain more pls"); beside a thanks, only a clause that
+    opens with it ("thanks, elaborate"): "thank you, I will explain all this to my mother" and
+    "itna detail me kisi ne nahi bataya tha, thank you" tell, they do not ask."""
+    more = rules.compiled.more_asks
+    if thanks:
+        return any(more.match(clause) for clause in prepared.clauses)
+    return bool(more.search(prepared.words))
 
 
 def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:

@@ -47,6 +47,7 @@ def test_distress_is_a_question_where_its_absence_is_a_greeting(
         ("धन्यवाद", "धन्यवाद, मैं खुद को खत्म कर दूँगी"),
         ("thanks", "thanks for everything, there is no reason to live anymore"),
         ("thanks", "thanks, take care, I am going to end my life tonight"),
+        ("thank", "i feel like a burden, thank you"),  # round 17: worthlessness
     ],
 )
 def test_a_sure_small_talk_head_does_not_greet_a_crisis(keyed: str, text: str) -> None:

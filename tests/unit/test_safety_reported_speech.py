@@ -124,28 +124,20 @@ def test_what_a_call_text_or_letter_said_is_reported(text: str, language: str) -
     assert_routed(text, "question")
 
 
-# abuse reported of someone close, asked about without a "?" ("can we do something"): a
-# detector that flags the report's words is overruled, and one that flags the rest is not
-CLOSE_ONES = [
-    "bless you. my neighbour keeps abusing my old mother, can we do something",
-    "my brother in law keeps threatening my father, is there anything we can do",
-    "thank you. the landlord insults my wife every day, can we do something",
+# a request for help without its "?" ("can we do something") asks, as "please help" does: a
+# detector that flags the reported words is overruled
+ASKS_WITHOUT_A_MARK = [
+    "my neighbour calls my mother a stupid old bitch every day, can we do something",
+    "the landlord calls my father a useless old dog, anything we can do about it",
 ]
 
 
-def _flags_the_report(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
-    reported = ("abusing", "threatening", "insults", "useless bot")
-    return Verdict.of(["abuse.model:0.90"]) if any(w in text for w in reported) else CLEAR
+def _flags_the_words(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    return Verdict.of(["abuse.model:0.90"]) if "bitch" in text or "dog" in text else CLEAR
 
 
-@pytest.mark.parametrize("text", CLOSE_ONES)
-def test_abuse_of_someone_close_asked_about_is_reported(text: str) -> None:
+@pytest.mark.parametrize("text", ASKS_WITHOUT_A_MARK)
+def test_a_request_for_help_without_a_question_mark_asks(text: str) -> None:
     flagged = Verdict.of(["abuse.model:0.90"])
-    verdict = spare_reported_speech(flagged, text, shipped_rules(), _flags_the_report)
+    verdict = spare_reported_speech(flagged, text, shipped_rules(), _flags_the_words)
     assert not verdict.flagged, verdict
-
-
-def test_abuse_of_the_reader_beside_such_a_report_is_not_spared() -> None:
-    text = "useless bot. my neighbour keeps abusing my old mother, can we do something"
-    flagged = Verdict.of(["abuse.model:0.90"])
-    assert spare_reported_speech(flagged, text, shipped_rules(), _flags_the_report).flagged
