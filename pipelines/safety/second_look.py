@@ -63,9 +63,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
-        and not (
-            thanks and _asks_beside_thanks(prepared, rules, head=True)
-        )  # "thanks. where to go"
+        and not (thanks and _asks_beside_thanks(prepared, rules, for_head=True))
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
@@ -125,17 +123,17 @@ def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: in
     return settled or bool(closing) or said != prepared.words  # or a thanks idiom
 
 
-def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules, head: bool = False) -> bool:
+def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules, for_head: bool = False) -> bool:
     """A request ("thanks. i also need the format", `thanks_requests`) or a question word
     outside what is now known ("thanks. how long will it take", not "thanks, now I know what
-    to do") beside a thanks. For the small-talk head (`head`), a question word is "now known"
+    to do") beside a thanks. For the small-talk head (`for_head`), a question word is "known"
     only after a closing or resolution that says so ("thank you, what to carry" asks)."""
     compiled = rules.compiled
     said = compiled.thanks_idioms.sub(" ", prepared.words)
     if compiled.thanks_requests.search(said):
         return True
     knows = compiled.thanks_closings.search(said) or compiled.thanks_resolutions.search(said)
-    if knows or not head:
+    if knows or not for_head:
         said = compiled.known_asks.sub(" ", said)
     return not compiled.question_words.isdisjoint(said.split())
 
@@ -154,10 +152,10 @@ def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
     """Beside a thanks: a question word outside what is now known, a word that turns it into
     a request ("i also need", "but") or a negation outside a thanks idiom ("the police will
     not register it"): a new matter, not the thanks."""
-    compiled = rules.compiled
-    said = compiled.thanks_idioms.sub(" ", prepared.words)
     if _asks_beside_thanks(prepared, rules):
         return True
+    compiled = rules.compiled
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
     return bool(compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said))
 
 
