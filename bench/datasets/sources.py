@@ -70,6 +70,12 @@ ARCHIVES = {
         "9850c32f2022538ee0cc01ca9e2342364ceeb8fa4e28f83b0d0e92aec1db2bbe",
         "Apache-2.0",
     ),
+    "chitchat-dataset": Archive(
+        "chitchat-dataset==0.9.0",
+        "chitchat_dataset-0.9.0-py3-none-any.whl",
+        "7bf89f36645e2d5ec87d53370c8e851b5a688479c7beb7079cb4c87fc5acea3e",
+        "MIT",
+    ),
     "rasa": Archive(  # only its starter-project NLU file is read; the wheel says Python <3.11
         "rasa==3.6.21",
         "rasa-3.6.21-py3-none-any.whl",

@@ -57,6 +57,30 @@ GREETINGS = [
     "are you made in India?",
     "exactly what I was looking for",
     "Many thanks for your prompt reply. I shall proceed accordingly.",
+    # round 18: greetings spelt long or short, "anyone there", exclamations, a remark on the
+    # question, a question back, the assistant's tastes; in Hinglish and Hindi too
+    "heyo",
+    "yoo!",
+    "helllow!!!???",
+    "hey!!! whats up man??",
+    "anybody alive?",
+    "who's there?",
+    "I'm back",
+    "can you see my messages?",
+    "whoa",
+    "yikes",
+    "that's a tough question.",
+    "good question",
+    "I love this question!",
+    "what about you?",
+    "and you?",
+    "what is your favorite type of movie?",
+    "arre wah",
+    "main wapas aa gayi",
+    "accha sawal hai",
+    "वाह",
+    "मैं वापस आ गया",
+    "और आप?",
 ]
 
 QUESTIONS = [
@@ -91,6 +115,19 @@ QUESTIONS = [
     "what's your fav food? mine is biryani but my landlord cut my gas",
     "exactly what I was looking for, but what about my son's case?",
     "do you have a name of a good lawyer in pune?",
+    # round 18: each of these may answer the assistant, or asks something after the remark
+    "yes",
+    "no",
+    "i don't know",
+    "haan",
+    "नहीं",
+    "good question, what is bail?",
+    "that's a tough question, my husband took my jewellery",
+    "I'm back, the police still did not file my FIR",
+    "omg my landlord locked me out",
+    "and you? can you help my son get bail?",
+    "what is your favourite section of the IPC for theft?",
+    "wah, ab mera case kab sunenge?",
 ]
 
 
