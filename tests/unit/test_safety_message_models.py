@@ -178,6 +178,11 @@ HARMS_AFTER_THANKS = [
     ("shukriya", "shukriya, ab landlord bijli kaat raha hai"),
     ("धन्यवाद", "धन्यवाद। आज फिर से मारपीट हुई"),
     ("dhanyavaad", "dhanyavaad ji, mere pati dusri shaadi kar rahe hai"),
+    # round 18 (a review's leaks): what is withheld
+    ("dhanyavaad", "dhanyavaad. mujhe maintenance nahi mil raha"),
+    ("thank", "thank you. my husband is not paying the school fees"),
+    ("thanks", "thanks, I have not received my deposit yet"),
+    ("धन्यवाद", "धन्यवाद, मुझे गुजारा भत्ता नहीं मिल रहा"),
 ]
 
 
@@ -310,6 +315,10 @@ def test_a_message_holding_an_insult_word_is_not_small_talk(text: str, expected:
         ("zhakkas thanks, elaborate", "question"),  # a thanks does not hide the request
         ("zhakkas thanks. explain that again", "question"),
         ("zhakkas thank you, I will explain all this to my mother", "greeting"),  # a plan
+        # round 18 (a review's leak): an example asked for
+        ("zhakkas thanks. give an example", "question"),
+        ("zhakkas shukriya, example dijiye", "question"),
+        ("zhakkas धन्यवाद, उदाहरण दीजिए", "question"),
     ],
 )
 def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: str) -> None:
