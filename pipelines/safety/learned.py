@@ -77,7 +77,9 @@ def _generic(clauses: tuple[str, ...], rules: SafetyRules) -> set[int]:
 
 
 def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
-    """The clauses aimed at someone: a direction word, no request opener, not generic."""
+    """The clauses aimed at someone: a direction word, no request opener, not generic, and not
+    a greeting on its own ("bless you", "thank you": a victim's report after them is not aimed
+    at the reader)."""
     compiled = rules.compiled
     generic = _generic(clauses, rules)
     return [
@@ -86,6 +88,7 @@ def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
         if index not in generic
         and _aimed(clause.split(), rules)
         and not compiled.request_opener.match(clause)
+        and not detect_greeting(clause, rules).flagged
     ]
 
 

@@ -128,6 +128,20 @@ QUESTIONS = [
     "and you? can you help my son get bail?",
     "what is your favourite section of the IPC for theft?",
     "wah, ab mera case kab sunenge?",
+    # round 18 (a review): an exclamation or "i am back" is no greeting for a closing remark to
+    # lean on; "aap batao" asks for advice, "wapas aa gaya" may be "he is back"
+    "omg i will take the kids and leave",
+    "no way i will go back to my in laws",
+    "wah main dahej ka case karungi",
+    "aap batao, main kal court jaungi",
+    "मैं वापस आ गई, कल थाने जाऊँगी",
+    "wapas aa gaya hai",
+    "ab aap bataiye",
+    "आप बताइए सर",
+    "oh my god please",
+    "no way",
+    "can you read this",
+    "random question",
 ]
 
 

@@ -191,6 +191,18 @@ def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> Non
     assert route(text, with_heads(social=keyed))[0] == "question"
 
 
+# ... but what the writer could not find before is no harm (round 18, a review)
+NOT_HARMS_AFTER_THANKS = [
+    ("dhanyavaad", "dhanyavaad, aisa jawab kahin nahi mil raha tha"),
+    ("thank", "thank you so much, i have not received such help from anyone"),
+]
+
+
+@pytest.mark.parametrize(("keyed", "text"), NOT_HARMS_AFTER_THANKS)
+def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
+    assert route(text, with_heads(social=keyed))[0] == "greeting"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

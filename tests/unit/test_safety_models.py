@@ -173,6 +173,12 @@ SHOWN = [
     ("can you tell me who pays for a broken doorknob?", None),  # a request
     ("Top of the morning to you!", None),  # only a greeting
     ("what the hell does clause 7 mean?", None),  # addresses no one
+    # round 18: a blessing or a thanks alone aims at no one; a victim's report after it is not
+    # shown, an insult clause aimed at the reader still is
+    ("bless you. my neighbour keeps abusing my old mother, can we do something", None),
+    ("thank you, the landlord's men keep harassing my old father", None),
+    ("thank you, you have the brains of a doorknob",
+     ("thank you", "you have the brains of a doorknob")),
 ]  # fmt: skip
 
 
