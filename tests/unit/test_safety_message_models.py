@@ -183,6 +183,8 @@ HARMS_AFTER_THANKS = [
     ("thank", "thank you. my husband is not paying the school fees"),
     ("thanks", "thanks, I have not received my deposit yet"),
     ("धन्यवाद", "धन्यवाद, मुझे गुजारा भत्ता नहीं मिल रहा"),
+    ("shukriya", "shukriya, main tang aa gayi hoon is sab se"),
+    ("thanks", "thanks. i am terrified of him"),
 ]
 
 
@@ -195,6 +197,7 @@ def test_a_harm_after_a_thanks_is_never_small_talk(keyed: str, text: str) -> Non
 NOT_HARMS_AFTER_THANKS = [
     ("dhanyavaad", "dhanyavaad, aisa jawab kahin nahi mil raha tha"),
     ("thank", "thank you so much, i have not received such help from anyone"),
+    ("thank", "thank you, i was so scared but now i know what to do"),  # fear past
 ]
 
 
