@@ -254,6 +254,16 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, this calmed us down", "greeting"),
         ("thank you sir, now I know what to write in my complaint", "greeting"),
         ("thanks, now I know what to tell the police, but he still follows me", "question"),
+        # round 18: doubts cleared, the answer kept, money back, a plan to think it over, the
+        # steps praised; a deduction or a new harm beside them still asks
+        ("thank you. it has clarified my doubts regarding the procedure", "greeting"),
+        ("thank you. I have noted the section numbers.", "greeting"),
+        ("thanks, the landlord returned my deposit after the notice", "greeting"),
+        ("Thank you for the clarity. I will discuss with my family and decide.", "greeting"),
+        ("truly grateful, the steps were simple to follow", "greeting"),
+        ("thanks, the landlord returned my deposit minus 20000 for painting", "question"),
+        ("thanks, i noted down the helpline number. he is outside my door now", "question"),
+        ("thank you, i will think about it, he slapped me again today", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
