@@ -51,6 +51,7 @@ def test_distress_is_a_question_where_its_absence_is_a_greeting(
         ("shukriya", "shukriya, main apni jaan le lungi"),  # round 18 (a review)
         ("धन्यवाद", "धन्यवाद, मैं अपनी जान ले लूँगी"),
         ("shukriya", "shukriya, kal main sab khatam kar dungi"),
+        ("thanks", "thanks, i will decide tonight if life is worth it"),
     ],
 )
 def test_a_sure_small_talk_head_does_not_greet_a_crisis(keyed: str, text: str) -> None:

@@ -254,16 +254,13 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, this calmed us down", "greeting"),
         ("thank you sir, now I know what to write in my complaint", "greeting"),
         ("thanks, now I know what to tell the police, but he still follows me", "question"),
-        # round 18: doubts cleared, the answer kept, money back, a plan to think it over, the
-        # steps praised; a deduction or a new harm beside them still asks
-        ("thank you. it has clarified my doubts regarding the procedure", "greeting"),
-        ("thank you. I have noted the section numbers.", "greeting"),
-        ("thanks, the landlord returned my deposit after the notice", "greeting"),
-        ("Thank you for the clarity. I will discuss with my family and decide.", "greeting"),
-        ("truly grateful, the steps were simple to follow", "greeting"),
-        ("thanks, the landlord returned my deposit minus 20000 for painting", "question"),
-        ("thanks, i noted down the helpline number. he is outside my door now", "question"),
-        ("thank you, i will think about it, he slapped me again today", "question"),
+        # round 18 (two reviews): money back in part, or not as money, and what is "noted" or
+        # kept is a new matter ("returned my deposit" closing a clause greeted what followed it)
+        ("thanks, the landlord got my money back minus 20000 for painting", "question"),
+        ("thank you, got my money back as a voucher valid for 7 days", "question"),
+        ("thank you, the landlord returned my deposit after deducting 15000", "question"),
+        ("thanks, I have noted the dates he came home drunk and broke things", "question"),
+        ("thank you, i will keep the 2 lakh ready for the dowry demand", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
