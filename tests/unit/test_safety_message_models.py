@@ -185,6 +185,9 @@ HARMS_AFTER_THANKS = [
     ("धन्यवाद", "धन्यवाद, मुझे गुजारा भत्ता नहीं मिल रहा"),
     ("shukriya", "shukriya, main tang aa gayi hoon is sab se"),
     ("thanks", "thanks. i am terrified of him"),
+    ("thanks", "thanks, I will think it over, he said he will finish me if I tell anyone"),
+    ("thank", "thank you, i have noted, pati aaj raat ghar aa raha hai sharab peeke"),
+    ("thanks", "thanks, I will keep quiet for now, he has my children"),
 ]
 
 
