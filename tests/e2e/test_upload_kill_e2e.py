@@ -5,7 +5,9 @@ nothing of it and holds none of its vectors."""
 
 from __future__ import annotations
 
+import contextlib
 import signal
+import sqlite3
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -31,9 +33,22 @@ NOTES = "\n\n".join(
 MINILM_DIM = 384
 
 
-def _store_holds(data: Path, text: str) -> bool:
-    needle = text.encode()
-    return any(needle in p.read_bytes() for p in (data / STORE_DIR).iterdir() if p.is_file())
+def _pending_committed(data: Path, name: str) -> bool:
+    """Whether the store holds a committed pending record named `name`. Read through SQLite
+    (read-only), not the files' bytes: a record's bytes reach the write-ahead log before its
+    transaction commits, and a kill in between leaves no record."""
+    path = data / STORE_DIR / "warden.sqlite"
+    if not path.exists():
+        return False
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        try:
+            row = db.execute(
+                "SELECT 1 FROM documents WHERE document LIKE ? AND document LIKE ? LIMIT 1",
+                (f"%{name}%", '%"pending"%'),
+            ).fetchone()
+        except sqlite3.OperationalError:  # the tables are not created yet, or a lock
+            return False
+    return row is not None
 
 
 def _kill_mid_upload(data: Path, log: Path) -> str:
@@ -54,9 +69,9 @@ def _kill_mid_upload(data: Path, log: Path) -> str:
         sender = threading.Thread(target=send, daemon=True)
         sender.start()
         deadline = time.monotonic() + 60
-        # kill once the pending record is on disk (its name in the store's files), not at the
-        # first write: the store writes other things at start (access rules, sealed history)
-        while not _store_holds(data, NAME) and not outcome and time.monotonic() < deadline:
+        # kill once the pending record is committed, not at the first write: the store
+        # writes other things at start (access rules, sealed history)
+        while not _pending_committed(data, NAME) and not outcome and time.monotonic() < deadline:
             time.sleep(0.002)
     sender.join(timeout=30)
     assert serving.process.returncode == -signal.SIGKILL
