@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from pipelines.safety.expand import PLURAL_LISTS, alternation, checked
 from pipelines.safety.expand import named_patterns as _named
+from pipelines.safety.first_words import WholeText
 from pipelines.safety.matcher import RuleMatcher
 from pipelines.safety.normalize import Prepared, prepare, words_of
 from pipelines.safety.packs import (
@@ -20,6 +21,7 @@ from pipelines.safety.packs import (
     Reporting,
     Standalone,
     folded_abuse,
+    greeting_phrases,
     greetings,
     reporting,
     standalone,
@@ -69,10 +71,10 @@ class CompiledRules:
     document: RuleMatcher  # flat patterns for uploaded documents only
     decode_cues: frozenset[str]  # words that make ROT13, reversed or split text worth reading
     wrongdoing: re.Pattern[str]  # a crime's words ("forge", "rishwat"): hidden, an attack
-    greeting_full: tuple[tuple[Fold, re.Pattern[str]], ...]  # one regex per spelling fold
+    greeting_full: tuple[tuple[Fold, WholeText], ...]  # one regex per spelling fold
     greeting_any: tuple[tuple[Fold, re.Pattern[str]], ...]
     # with the closing remarks, which count only next to a thanks or a goodbye phrase
-    greeting_closing: tuple[tuple[Fold, re.Pattern[str]], ...]
+    greeting_closing: tuple[tuple[Fold, WholeText], ...]
     mention_cues: frozenset[str]
     # a thanks with a closing statement (pipelines/safety/second_look.py)
     thanks_words: frozenset[str] = frozenset()
@@ -151,9 +153,9 @@ def compile_rules(
         document=RuleMatcher(in_documents, words=False, flags=re.MULTILINE),
         decode_cues=_single_words(injection, ("decode_cues",)),
         wrongdoing=_phrases(injection, "wrongdoing"),
-        greeting_full=greetings(greeting, full=True),
-        greeting_any=greetings(greeting, full=False),
-        greeting_closing=greetings(greeting, full=True, closings=True),
+        greeting_full=greetings(greeting),
+        greeting_any=greeting_phrases(greeting),
+        greeting_closing=greetings(greeting, closings=True),
         mention_cues=frozenset(w for cue in mention_cues for w in words_of(cue).split()),
         thanks_words=_single_words(greeting, ("thanks_words",)),
         asking_words=_single_words(greeting, ("asking",)),

@@ -18,6 +18,24 @@ _SMALL_CLASS = 8  # a wider character class ([a-z]) makes the word a prefix, not
 _ENDS = ("$", "\\Z")
 
 
+@dataclass(frozen=True)
+class WholeText:
+    """A regex for whole texts, tried only on a text that starts with one of its first words
+    (a set lookup turns most texts away before the regex runs)."""
+
+    regex: re.Pattern[str]
+    starts: frozenset[str] | None  # None: the first words are not known, always tried
+
+    @classmethod
+    def of(cls, regex: re.Pattern[str]) -> WholeText:
+        return cls(regex, exact_first_words(regex.pattern))
+
+    def fullmatch(self, text: str) -> bool:
+        if self.starts is not None and text.partition(" ")[0] not in self.starts:
+            return False
+        return self.regex.fullmatch(text) is not None
+
+
 class _Unknown(Exception):
     pass
 
@@ -39,6 +57,15 @@ def first_words(pattern: str) -> FirstWords | None:
     if "" in found.exact or "" in found.prefixes:
         return None
     return found
+
+
+def exact_first_words(pattern: str) -> frozenset[str] | None:
+    """The words every match of the pattern starts with, when they are a known finite set (no
+    prefixes); None otherwise. A text whose first word is not in it cannot match from 0."""
+    found = first_words(pattern)
+    if found is None or found.prefixes:
+        return None
+    return frozenset(found.exact)
 
 
 def _walk(items: list[Item], partial: set[str], found: FirstWords) -> set[str]:

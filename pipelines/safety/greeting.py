@@ -42,27 +42,43 @@ def detect_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = N
 
 def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict:
     compiled = rules.compiled
-    longest = max(rules.greeting_max_chars, rules.greeting_closing_max_chars)
-    if not compiled.greeting_full or len(text.strip()) > longest:
+    chars = len(text.strip())
+    if not compiled.greeting_full or chars > _longest(rules):
         return CLEAR
     words = (prepared or compiled.prepare(text)).words
     if not words and _only_emoji(text, compiled.greeting_emoji):
         return GREETING
     if asks_what_next(text, words, compiled.greeting_followups):
         return CLEAR  # "ok so?", "acha phir?": what comes next is a question
+    return GREETING if _greets(words, chars, "?" in text, rules) else CLEAR
+
+
+def greeting_clause(clause: str, rules: SafetyRules) -> bool:
+    """Whether a clause of a prepared text (word form, no punctuation) is a greeting on its
+    own; the clause is not prepared again."""
+    if not rules.compiled.greeting_full or len(clause) > _longest(rules):
+        return False
+    return _greets(clause, len(clause), False, rules)
+
+
+def _longest(rules: SafetyRules) -> int:
+    return max(rules.greeting_max_chars, rules.greeting_closing_max_chars)
+
+
+def _greets(words: str, chars: int, asks: bool, rules: SafetyRules) -> bool:
+    """The word form is greeting phrases and fillers (or, without a "?", closing remarks)."""
+    compiled = rules.compiled
     gaps = words.count(" ")
     if not words or gaps >= max(rules.greeting_max_words, rules.greeting_closing_max_words):
-        return CLEAR
-    if len(text.strip()) <= rules.greeting_max_chars and gaps < rules.greeting_max_words:
+        return False
+    if chars <= rules.greeting_max_chars and gaps < rules.greeting_max_words:
         for fold, full in compiled.greeting_full:
             if full.fullmatch(fold(words)):  # holds a phrase or pattern, not fillers alone
-                return GREETING
-    if "?" in text:
-        return CLEAR
-    for fold, closing in compiled.greeting_closing:
-        if closing.fullmatch(fold(words)):  # a phrase, closing remarks and fillers
-            return GREETING
-    return CLEAR
+                return True
+    if asks:
+        return False
+    # a phrase, closing remarks and fillers
+    return any(closing.fullmatch(fold(words)) for fold, closing in compiled.greeting_closing)
 
 
 def mentions_greeting(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from pipelines.safety.compiled import HINGLISH_HOMOGRAPHS, HINGLISH_MARKERS
-from pipelines.safety.greeting import detect_greeting
+from pipelines.safety.greeting import detect_greeting, greeting_clause
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 
@@ -88,7 +88,7 @@ def addressed(clauses: tuple[str, ...], rules: SafetyRules) -> list[str]:
         if index not in generic
         and _aimed(clause.split(), rules)
         and not compiled.request_opener.match(clause)
-        and not detect_greeting(clause, rules).flagged
+        and not greeting_clause(clause, rules)
     ]
 
 

@@ -23,6 +23,7 @@ from pipelines.safety.expand import (
     expand,
     named_patterns,
 )
+from pipelines.safety.first_words import WholeText
 from pipelines.safety.matcher import NEVER, RuleMatcher
 from pipelines.safety.normalize import words_of
 from pipelines.safety.ruleset import RuleSet
@@ -90,8 +91,8 @@ def standalone(language: str, block: RuleSet) -> Standalone:
 
 
 def greetings(
-    languages: Mapping[str, RuleSet], *, full: bool, closings: bool = False
-) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
+    languages: Mapping[str, RuleSet], *, closings: bool = False
+) -> tuple[tuple[Fold, WholeText], ...]:
     """One regex per spelling fold of the greeting blocks, over every block's entries folded
     alike, so "thanks bhai" and "namaskaar ji" are each read in one form. `closings`: the
     regex that also takes the closing remarks (a greeting block's `bare_patterns`, "i will go
@@ -99,7 +100,14 @@ def greetings(
     if closings and not any(block.bare_patterns for block in languages.values()):
         return ()
     folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
-    found = ((fold, _greeting(languages, fold, full=full, closings=closings)) for fold in folds)
+    found = ((fold, _greeting(languages, fold, full=True, closings=closings)) for fold in folds)
+    return tuple((fold, WholeText.of(regex)) for fold, regex in found if regex is not None)
+
+
+def greeting_phrases(languages: Mapping[str, RuleSet]) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
+    """One regex per spelling fold that finds a greeting phrase anywhere (audit notes)."""
+    folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
+    found = ((fold, _greeting(languages, fold, full=False)) for fold in folds)
     return tuple((fold, regex) for fold, regex in found if regex is not None)
 
 

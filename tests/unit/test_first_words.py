@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 import pipelines.safety.first_words as first_words_module
 import pipelines.safety.regex_tokens as regex_tokens_module
-from pipelines.safety.first_words import first_words
+from pipelines.safety.first_words import WholeText, exact_first_words, first_words
 
 SNAPSHOT = json.loads(
     (Path(__file__).with_name("first_words_snapshot.json")).read_text(encoding="utf-8")
@@ -112,3 +113,37 @@ def test_no_private_module_is_imported(module: Any) -> None:
     names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     private = [n for n in names if n != "__future__" and any(p[0] == "_" for p in n.split("."))]
     assert private == []
+
+
+@pytest.mark.parametrize(
+    ("pattern", "starts"),
+    [
+        ("(?:ok )*(?:hi|hello there)(?: |$)", frozenset({"ok", "hi", "hello"})),
+        ("(?:no|yes)\\S*", None),  # prefixes: not a finite set of words
+        ("\\w+ you", None),
+    ],
+)
+def test_exact_first_words(pattern: str, starts: frozenset[str] | None) -> None:
+    assert exact_first_words(pattern) == starts
+
+
+@pytest.mark.parametrize(
+    ("text", "matches"),
+    [
+        ("hi", True),
+        ("ok ok hello there", True),
+        ("hello", False),  # starts right, the regex says no
+        ("well hi", False),  # turned away by the first word
+        ("", False),
+    ],
+)
+def test_whole_text_gate_agrees_with_the_regex(text: str, matches: bool) -> None:
+    regex = re.compile("(?:ok )*(?:hi|hello there)")
+    gated = WholeText.of(regex)
+    assert gated.starts == frozenset({"ok", "hi", "hello"})
+    assert gated.fullmatch(text) is matches is (regex.fullmatch(text) is not None)
+
+
+def test_an_unknown_first_word_is_never_turned_away() -> None:
+    gated = WholeText.of(re.compile("\\w+ there"))
+    assert gated.starts is None and gated.fullmatch("hello there")

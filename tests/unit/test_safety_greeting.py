@@ -164,3 +164,12 @@ def test_length_thresholds_come_from_the_rules() -> None:
 
 def test_no_greeting_vocabulary_means_no_greetings() -> None:
     assert not detect_greeting("hi", replace(shipped_rules(), greeting={})).flagged
+
+
+@pytest.mark.parametrize("text", GREETINGS + QUESTIONS)
+def test_the_first_word_gate_never_turns_away_a_match(text: str) -> None:
+    compiled = shipped_rules().compiled
+    words = compiled.prepare(text).words
+    for fold, whole in compiled.greeting_full + compiled.greeting_closing:
+        folded = fold(words)
+        assert whole.fullmatch(folded) is (whole.regex.fullmatch(folded) is not None), folded
