@@ -20,6 +20,7 @@ Trained by bench/train_message_models.py; thresholds in safety.yaml.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from pipelines.safety.linear import LinearTextModel, feature_slots
@@ -44,7 +45,7 @@ class MessageModels:
         """The hashed features the three heads share."""
         return feature_slots(clauses, self.insult.buckets, self.insult.char_ngrams)
 
-    def score(self, head: str, slots: set[int]) -> float:
+    def score(self, head: str, slots: Collection[int]) -> float:
         """One head's probability (LinearTextModel.probability) for `slots`."""
         if head not in HEADS:
             raise ValueError(f"no head {head!r}")
@@ -53,12 +54,18 @@ class MessageModels:
 
 
 def head_score(models: MessageModels, head: str, prepared: Prepared) -> float:
-    """One head's score for a message; the shared features are hashed once per prepared text."""
-    key = ("message_models", id(models))
-    slots = prepared.memo.get(key)
-    if not isinstance(slots, set):
-        slots = prepared.memo[key] = models.slots(prepared.clauses)
-    return models.score(head, slots)
+    """One head's score for a message; the shared features are hashed once per prepared text
+    (kept sorted: the weights are then read in memory order) and each head scored once."""
+    key = ("message_models", id(models), head)
+    score = prepared.memo.get(key)
+    if isinstance(score, float):
+        return score
+    slots_key = ("message_models", id(models))
+    slots = prepared.memo.get(slots_key)
+    if not isinstance(slots, list):
+        slots = prepared.memo[slots_key] = sorted(models.slots(prepared.clauses))
+    score = prepared.memo[key] = models.score(head, slots)
+    return score
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from functools import cached_property
 
 from pipelines.safety.required_literals import required_literals
 
+_REMEMBERED = 2048  # folded texts kept per fold (a few messages' clauses)
 _TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
 _UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]")  # back-references, inline flags
 # literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name;
@@ -32,6 +33,17 @@ class Fold:
     steps: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def __call__(self, text: str) -> str:
+        if not self.steps:
+            return text
+        memo = self._memo  # one message's clauses are folded by several detectors
+        found = memo.get(text)
+        if found is None:
+            if len(memo) >= _REMEMBERED:
+                memo.clear()
+            found = memo[text] = self._folded(text)
+        return found
+
+    def _folded(self, text: str) -> str:
         if self._any is not None and not self._any.search(text):
             return text  # no step matches the text, so no step changes it
         for pattern, replacement, literal in self._gated:
@@ -39,6 +51,10 @@ class Fold:
             if not literal or literal in text:
                 text = pattern.sub(replacement, text)
         return text
+
+    @cached_property
+    def _memo(self) -> dict[str, str]:
+        return {}
 
     @cached_property
     def _gated(self) -> tuple[tuple[re.Pattern[str], str, str], ...]:

@@ -189,3 +189,12 @@ def test_a_fold_skips_only_steps_that_cannot_change_the_text(text: str) -> None:
     assert folds
     for fold in folds:
         assert fold(text) == _every_step(fold, text)
+
+
+def test_a_fold_remembers_a_bounded_number_of_texts() -> None:
+    fold = next(group.fold for group in shipped_rules().compiled.abuse_folded)
+    first = fold("kuttey tu chup reh")
+    assert fold("kuttey tu chup reh") == first == _every_step(fold, "kuttey tu chup reh")
+    for n in range(5000):
+        assert fold(f"bhaiyaa {n}") == _every_step(fold, f"bhaiyaa {n}")
+    assert 0 < len(fold._memo) <= 2048
