@@ -83,16 +83,31 @@ DISTRESS_TO_A_SURE_HEAD = [
     ("shukriya", "shukriya didi, bachao, wo aa gaya", "shukriya didi, aap bahut acchi ho"),
     ("thank", "thank you so much, i am scared", "thank you so much, i am happy"),
     # round 19: no roof tonight, shut in, shaking, the river
-    ("thanks", "thanks, I will think about it, I have nowhere to stay tonight",
-     "thanks, I will think about it"),
-    ("thank", "thank you, this service is a blessing, I am sleeping at the bus stand with my daughter",
-     "thank you, this service is a blessing"),
-    ("thank", "thank you, i will think about this, my in laws have shut me in the room since morning",
-     "thank you, i will think about this"),
-    ("thanks", "thanks, i have noted everything, I am shaking and cannot sleep",
-     "thanks, i have noted everything"),
-    ("thanks", "thanks, I will decide tonight between going back to him and going to the river",
-     "thanks, I will decide tonight"),
+    (
+        "thanks",
+        "thanks, I will think about it, I have nowhere to stay tonight",
+        "thanks, I will think about it",
+    ),
+    (
+        "thank",
+        "thank you, this service is a blessing, I am sleeping at the bus stand with my daughter",
+        "thank you, this service is a blessing",
+    ),
+    (
+        "thank",
+        "thank you, i will think about this, my in laws have shut me in the room since morning",
+        "thank you, i will think about this",
+    ),
+    (
+        "thanks",
+        "thanks, i have noted everything, I am shaking and cannot sleep",
+        "thanks, i have noted everything",
+    ),
+    (
+        "thanks",
+        "thanks, I will decide tonight between going back to him and going to the river",
+        "thanks, I will decide tonight",
+    ),
 ]
 
 
