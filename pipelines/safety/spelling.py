@@ -18,6 +18,7 @@ from functools import cached_property
 from pipelines.safety.required_literals import required_literals
 
 _REMEMBERED = 2048  # folded texts kept per fold (a few messages' clauses)
+_REMEMBERED_CHARS = 300  # and only short ones: the memo stays under ~1 MB a fold
 _TEMPLATE = re.compile(r"\{!?[a-z_]+\}")
 _UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]")  # back-references, inline flags
 # literal words of a pattern: letters not right after a backslash (\w, \S) or inside a name;
@@ -35,6 +36,8 @@ class Fold:
     def __call__(self, text: str) -> str:
         if not self.steps:
             return text
+        if len(text) > _REMEMBERED_CHARS:  # a long message is folded each time, not kept
+            return self._folded(text)
         memo = self._memo  # one message's clauses are folded by several detectors
         found = memo.get(text)
         if found is None:

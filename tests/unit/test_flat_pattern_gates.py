@@ -198,3 +198,5 @@ def test_a_fold_remembers_a_bounded_number_of_texts() -> None:
     for n in range(5000):
         assert fold(f"bhaiyaa {n}") == _every_step(fold, f"bhaiyaa {n}")
     assert 0 < len(fold._memo) <= 2048
+    long_text = "bhaiyaa " * 100
+    assert fold(long_text) == _every_step(fold, long_text) and long_text not in fold._memo
