@@ -99,16 +99,21 @@ def greetings(
     to the police tomorrow", "kal thane jaunga"), and holds at least one phrase ("thanks")."""
     if closings and not any(block.bare_patterns for block in languages.values()):
         return ()
-    folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
+    folds = _greeting_folds(languages)
     found = ((fold, _greeting(languages, fold, full=True, closings=closings)) for fold in folds)
     return tuple((fold, WholeText.of(regex)) for fold, regex in found if regex is not None)
 
 
 def greeting_phrases(languages: Mapping[str, RuleSet]) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
     """One regex per spelling fold that finds a greeting phrase anywhere (audit notes)."""
-    folds = {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
+    folds = _greeting_folds(languages)
     found = ((fold, _greeting(languages, fold, full=False)) for fold in folds)
     return tuple((fold, regex) for fold, regex in found if regex is not None)
+
+
+def _greeting_folds(languages: Mapping[str, RuleSet]) -> dict[Fold, None]:
+    """No fold, then each greeting block's spelling fold, without repeats (in order)."""
+    return {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
 
 
 def _greeting(
