@@ -85,6 +85,11 @@ class CompiledRules:
     # what settles a thanks that names a legal matter: understood, will act, got it, praise
     thanks_resolutions: re.Pattern[str] = re.compile(NEVER)
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
+    # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
+    thanks_plans: re.Pattern[str] = re.compile(NEVER)
+    thanks_plan_stops: frozenset[str] = frozenset()  # "... since he checks my phone"
+    embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
+    embedded_subjects: frozenset[str] = frozenset()
     thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
     blessings: re.Pattern[str] = re.compile(NEVER)  # a thanks without its word
     thanks_praise: re.Pattern[str] = re.compile(NEVER)  # "you explained it so well"
@@ -164,6 +169,10 @@ def compile_rules(
         thanks_negations=_phrases(greeting, "thanks_negations"),
         thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
         thanks_plan_endings=tuple(_entries(greeting, "thanks_plan_endings")),
+        thanks_plans=_plans(greeting),
+        thanks_plan_stops=_single_words(greeting, ("thanks_plan_stops",)),
+        embedded_after=_single_words(greeting, ("embedded_after",)),
+        embedded_subjects=_single_words(greeting, ("embedded_subjects",)),
         thanks_idioms=_phrases(greeting, "thanks_idioms"),
         blessings=_phrases(greeting, "blessings"),
         thanks_praise=_phrases(greeting, "thanks_praise"),
@@ -180,6 +189,25 @@ def compile_rules(
 
 def _phrases(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\S)" + alternation(_entries(languages, name)) + r"(?!\S)")
+
+
+def _plans(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
+    """A plan at the start of a clause: a first person's future ("i will", or at the clause's
+    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send")."""
+    verbs = _entries(languages, "thanks_plan_verbs")
+    if not verbs:
+        return re.compile(NEVER)
+    acts = rf"(?:(?:{alternation(_entries(languages, 'thanks_plan_adverbs'))}) )*"
+    acts += rf"(?:{alternation(verbs)})(?!\S)"
+    leads = [
+        entry
+        for name in ("acknowledgements", "thanks_words", "thanks_plan_lead", "thanks_plan_adverbs")
+        for entry in _entries(languages, name)
+    ]
+    acks = rf"(?:(?:{alternation(leads)}) )*"
+    openers = alternation(_entries(languages, "thanks_plan_openers"))
+    starts = alternation(_entries(languages, "thanks_plan_starts"))
+    return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})) {acts}")
 
 
 def _opener(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 
-from pipelines.safety.distress import names_harm
 from pipelines.safety.greeting import asks_what_next
 from pipelines.safety.learned import holds_insult
 from pipelines.safety.mentions import Detector, spare_quoted_mention
@@ -21,6 +20,7 @@ from pipelines.safety.message_models import AMBIGUOUS, MessageModels, head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
+from pipelines.safety.thanks_closure import asks_beside_thanks, names_legal_matter, thanks_closure
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 
@@ -63,12 +63,12 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
-        and not (thanks and _asks_beside_thanks(prepared, rules, for_head=True))
+        and not (thanks and asks_beside_thanks(prepared, rules, for_head=True))
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
-        and not _names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
+        and not names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
-    if _thanks_closure(text, prepared, rules, len(words)):
+    if thanks_closure(text, prepared, rules, len(words)):
         return Classification("greeting", ("greeting.thanks_closure",))
     return None
 
@@ -84,60 +84,6 @@ def _thanks(prepared: Prepared, rules: SafetyRules) -> bool:
     return not rules.compiled.thanks_words.isdisjoint(prepared.words.split())
 
 
-def _thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
-    """A thanks that closes the conversation ("thank you, I finally understand my rights",
-    "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
-    thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
-    husband sold the house" is a new problem); no "?", no question word outside what is now
-    known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
-    enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
-    no harm ("maara"); a legal matter ("bail", "thana") only when a resolution, a plan or
-    praise settles it ("got bail", "kal thane jaungi", "thanks for explaining the bail")."""
-    compiled = rules.compiled
-    if "?" in text or words > rules.message_thresholds.social_max_words:
-        return False
-    said = compiled.thanks_idioms.sub(" ", prepared.words)
-    thanked = not compiled.thanks_words.isdisjoint(prepared.words.split())
-    if not (thanked or compiled.blessings.search(said)):
-        return False
-    if any(c.split()[0] in compiled.asking_words for c in prepared.clauses if c.split()):
-        return False
-    if not all(_closes(clause, rules) for clause in prepared.clauses):
-        return False
-    if _thanks_asks(prepared, rules):
-        return False
-    if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
-        return False
-    if any(holds_insult(clause, rules) for clause in prepared.clauses):
-        return False  # an insult word is never small talk
-    # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
-    # process"); every clause being part of the thanks keeps "the warrant came today" out
-    settled = bool(
-        compiled.thanks_resolutions.search(said)
-        or compiled.thanks_praise.search(said)
-        or _plans(said, rules)
-    )
-    if not settled and _names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
-        return False
-    closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
-    return settled or bool(closing) or said != prepared.words  # or a thanks idiom
-
-
-def _asks_beside_thanks(prepared: Prepared, rules: SafetyRules, for_head: bool = False) -> bool:
-    """A request ("thanks. i also need the format", `thanks_requests`) or a question word
-    outside what is now known ("thanks. how long will it take", not "thanks, now I know what
-    to do") beside a thanks. For the small-talk head (`for_head`), a question word is "known"
-    only after a closing or resolution that says so ("thank you, what to carry" asks)."""
-    compiled = rules.compiled
-    said = compiled.thanks_idioms.sub(" ", prepared.words)
-    if compiled.thanks_requests.search(said):
-        return True
-    knows = compiled.thanks_closings.search(said) or compiled.thanks_resolutions.search(said)
-    if knows or not for_head:
-        said = compiled.known_asks.sub(" ", said)
-    return not compiled.question_words.isdisjoint(said.split())
-
-
 def _asks_for_more(prepared: Prepared, rules: SafetyRules, thanks: bool) -> bool:
     """More of the answer asked for ("explain more pls"); beside a thanks, only a clause that
     opens with it ("thanks, elaborate"): "thank you, I will explain all this to my mother" and
@@ -146,44 +92,6 @@ def _asks_for_more(prepared: Prepared, rules: SafetyRules, thanks: bool) -> bool
     if thanks:
         return any(more.match(clause) for clause in prepared.clauses)
     return bool(more.search(prepared.words))
-
-
-def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
-    """Beside a thanks: a question word outside what is now known, a word that turns it into
-    a request ("i also need", "but") or a negation outside a thanks idiom ("the police will
-    not register it"): a new matter, not the thanks."""
-    if _asks_beside_thanks(prepared, rules):
-        return True
-    compiled = rules.compiled
-    said = compiled.thanks_idioms.sub(" ", prepared.words)
-    return bool(compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said))
-
-
-def _closes(clause: str, rules: SafetyRules) -> bool:
-    """The clause is part of the thanks: an acknowledgement ("noted"), or it holds a thanks,
-    closing, blessing, praise, resolution, plan or thanks idiom."""
-    compiled = rules.compiled
-    return (
-        clause in compiled.acknowledgements
-        or not compiled.thanks_words.isdisjoint(clause.split())
-        or _plans(clause, rules)
-        or any(
-            pattern.search(clause)
-            for pattern in (
-                compiled.thanks_closings,
-                compiled.blessings,
-                compiled.thanks_praise,
-                compiled.thanks_resolutions,
-                compiled.thanks_idioms,
-            )
-        )
-    )
-
-
-def _plans(said: str, rules: SafetyRules) -> bool:
-    """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी")."""
-    endings = rules.compiled.thanks_plan_endings
-    return bool(endings) and any(word.endswith(endings) for word in said.split())
 
 
 def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
@@ -212,13 +120,6 @@ def _passes(score: float, threshold: float) -> bool:
 def _asks_for_help(prepared: Prepared, rules: SafetyRules) -> bool:
     """A request for help or a legal word ("help", "madad", "court", "शिकायत"): a question."""
     return any(p.help.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
-
-
-def _names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A legal matter or a harm ("summon", "किराया", "maara"): never small talk for the head,
-    even after a thanks."""
-    legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
-    return legal or names_harm(prepared, rules)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:

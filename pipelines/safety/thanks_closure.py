@@ -1,0 +1,149 @@
+"""thanks_closure: a thanks that closes the conversation, and what beside a thanks asks (pure).
+
+"thank you, I finally understand my rights", "shukriya, kal thane jaungi", "thanks, will send
+the notice on monday" close; "thanks, the police will not register it" or "thanks. what
+documents do I need" state or ask something new and stay questions.
+"""
+
+from __future__ import annotations
+
+from pipelines.safety.distress import names_harm
+from pipelines.safety.learned import holds_insult
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+
+
+def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
+    """A thanks that closes the conversation ("thank you, I finally understand my rights",
+    "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
+    thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
+    husband sold the house" is a new problem); no "?", no question word outside what is now
+    known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
+    enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and
+    no harm ("maara"); a legal matter ("bail", "thana") only when a resolution, a plan or
+    praise settles it ("got bail", "kal thane jaungi", "thanks for explaining the bail")."""
+    compiled = rules.compiled
+    if "?" in text or words > rules.message_thresholds.social_max_words:
+        return False
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
+    thanked = not compiled.thanks_words.isdisjoint(prepared.words.split())
+    if not (thanked or compiled.blessings.search(said)):
+        return False
+    if any(_asks_first(clause, rules) for clause in prepared.clauses):
+        return False
+    if not all(_closes(clause, rules) for clause in prepared.clauses):
+        return False
+    if _thanks_asks(prepared, rules):
+        return False
+    if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
+        return False
+    if any(holds_insult(clause, rules) for clause in prepared.clauses):
+        return False  # an insult word is never small talk
+    # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
+    # process"); every clause being part of the thanks keeps "the warrant came today" out
+    settled = bool(
+        compiled.thanks_resolutions.search(said)
+        or compiled.thanks_praise.search(said)
+        or any(_plans(clause, rules) for clause in prepared.clauses)
+    )
+    if not settled and names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
+        return False
+    closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
+    return settled or bool(closing) or said != prepared.words  # or a thanks idiom
+
+
+def asks_beside_thanks(prepared: Prepared, rules: SafetyRules, for_head: bool = False) -> bool:
+    """A request ("thanks. i also need the format", `thanks_requests`) or a question word
+    outside what is now known ("thanks. how long will it take", not "thanks, now I know what
+    to do") beside a thanks. For the small-talk head (`for_head`), a question word is "known"
+    only after a closing or resolution that says so ("thank you, what to carry" asks)."""
+    compiled = rules.compiled
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
+    if compiled.thanks_requests.search(said):
+        return True
+    knows = compiled.thanks_closings.search(said) or compiled.thanks_resolutions.search(said)
+    if knows or not for_head:
+        said = compiled.known_asks.sub(" ", said)
+    if for_head:
+        return not compiled.question_words.isdisjoint(said.split())
+    for clause in prepared.clauses:
+        words = _unsaid(clause, rules).split()
+        for index, word in enumerate(words):
+            if word in compiled.question_words and not _embedded(words, index, rules):
+                return True
+    return False
+
+
+def _unsaid(clause: str, rules: SafetyRules) -> str:
+    """The clause without its thanks idioms and known asks ("now I know [what to do]")."""
+    compiled = rules.compiled
+    return compiled.known_asks.sub(" ", compiled.thanks_idioms.sub(" ", clause))
+
+
+def _embedded(words: list[str], index: int, rules: SafetyRules) -> bool:
+    """A question word inside a statement: after "understand", "know", "than", "me"... and
+    before a subject ("I understand what a zero FIR is", "let you know how it goes")."""
+    compiled = rules.compiled
+    return (
+        0 < index < len(words) - 1
+        and words[index - 1] in compiled.embedded_after
+        and words[index + 1] in compiled.embedded_subjects
+    )
+
+
+def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
+    """Beside a thanks: a question word outside what is now known, a word that turns it into
+    a request ("i also need", "but") or a negation outside a thanks idiom ("the police will
+    not register it"): a new matter, not the thanks."""
+    if asks_beside_thanks(prepared, rules):
+        return True
+    compiled = rules.compiled
+    said = compiled.thanks_idioms.sub(" ", prepared.words)
+    return bool(compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said))
+
+
+def _closes(clause: str, rules: SafetyRules) -> bool:
+    """The clause is part of the thanks: an acknowledgement ("noted"), or it holds a thanks,
+    closing, blessing, praise, resolution, plan or thanks idiom."""
+    compiled = rules.compiled
+    return (
+        clause in compiled.acknowledgements
+        or not compiled.thanks_words.isdisjoint(clause.split())
+        or _plans(clause, rules)
+        or any(
+            pattern.search(clause)
+            for pattern in (
+                compiled.thanks_closings,
+                compiled.blessings,
+                compiled.thanks_praise,
+                compiled.thanks_resolutions,
+                compiled.thanks_idioms,
+            )
+        )
+    )
+
+
+def _plans(clause: str, rules: SafetyRules) -> bool:
+    """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
+    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") that
+    does not go on to a reason, a time or someone else ("... since he checks my phone")."""
+    compiled = rules.compiled
+    endings = compiled.thanks_plan_endings
+    if endings and any(word.endswith(endings) for word in clause.split()):
+        return True
+    plan = compiled.thanks_plans.match(clause)
+    return plan is not None and compiled.thanks_plan_stops.isdisjoint(clause[plan.end() :].split())
+
+
+def _asks_first(clause: str, rules: SafetyRules) -> bool:
+    """The clause opens with an asking word ("will it work", "can i") and not with a plan
+    ("will send the notice on monday")."""
+    words = clause.split()
+    return bool(words) and words[0] in rules.compiled.asking_words and not _plans(clause, rules)
+
+
+def names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A legal matter or a harm ("summon", "किराया", "maara"): never small talk for the head,
+    even after a thanks."""
+    legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
+    return legal or names_harm(prepared, rules)
