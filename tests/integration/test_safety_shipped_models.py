@@ -142,3 +142,19 @@ def _attacks() -> list[str]:
 @pytest.mark.parametrize("text", _attacks())
 def test_the_rules_attacks_stay_rejected_with_the_models_on(text: str) -> None:
     assert classify_message(text, service_rules()).query_type == "abusive"
+
+
+# round 20: a compliment or a guess about the assistant is spared ("you are cute", "you must be
+# very busy today"), but never hides an insult beside it
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("you are cute 😄", "greeting"),
+        ("you must be very busy today", "greeting"),
+        ("you must be very stupid", "abusive"),
+        ("you are cute but useless", "abusive"),
+        ("you are a cute little moron", "abusive"),
+    ],
+)
+def test_compliments_are_spared_and_insults_beside_them_are_not(text: str, route: str) -> None:
+    assert classify_message(text, service_rules()).query_type == route

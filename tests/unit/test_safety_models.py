@@ -135,6 +135,8 @@ SPARED = [
     ("you are a damn genius", "abuse.spared.en.praise"),
     ("Explain it like I'm an idiot", "abuse.spared.en.self_directed"),
     ("My dog is a bitch, she needs spaying", "abuse.spared.en.female_dog"),
+    ("you are cute", "abuse.spared.en.praise"),  # round 20: compliments of small talk
+    ("you must be very busy today", "abuse.spared.en.pleasantry"),
 ]
 
 

@@ -30,6 +30,9 @@ GREETINGS = [
     "aap kaun ho?", "koi hai?", "phir milte hain", "aapne bahut madad ki, shukriya",
     "aapse baat karke accha laga", "आप कौन हैं?", "कोई है?", "फिर मिलते हैं",
     "धन्यवाद, अब समझ आ गया", "आपने बहुत मदद की", "बहुत अच्छा लगा आपसे बात करके",
+    # round 20: compliments and guesses about the assistant, a being it is compared with
+    "you are cute 😄", "you must be so tired today", "are you an ai like chatgpt?",
+    "you reply so fast, how?",
 ]  # fmt: skip
 
 # near misses: the same openers with content, and questions about the assistant's work
@@ -49,6 +52,7 @@ QUESTIONS = [
     "tell me about yourself and your fees", "kya aap vakil ho?", "koi hai jo meri madad kare?",
     "samajh gaya, par ab kya karun?", "आप कौन हैं जो मुझे सलाह दे रहे हैं?",
     "कोई है जो मदद करे?",
+    "you must be tired of cases like mine, my husband left me", "you are cute but you did not help",
 ]  # fmt: skip
 
 
