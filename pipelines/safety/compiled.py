@@ -87,7 +87,8 @@ class CompiledRules:
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
     # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
     thanks_plans: re.Pattern[str] = re.compile(NEVER)
-    thanks_plan_stops: frozenset[str] = frozenset()  # "... since he checks my phone"
+    thanks_plan_opening: re.Pattern[str] = re.compile(NEVER)  # "will ...", whatever follows
+    thanks_plan_words: frozenset[str] = frozenset()  # all a plan's clause may hold
     embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
     embedded_subjects: frozenset[str] = frozenset()
     thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
@@ -170,7 +171,10 @@ def compile_rules(
         thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
         thanks_plan_endings=tuple(_entries(greeting, "thanks_plan_endings")),
         thanks_plans=_plans(greeting),
-        thanks_plan_stops=_single_words(greeting, ("thanks_plan_stops",)),
+        thanks_plan_opening=_plans(greeting, opening_only=True),
+        thanks_plan_words=_single_words(
+            greeting, ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
+        ),
         embedded_after=_single_words(greeting, ("embedded_after",)),
         embedded_subjects=_single_words(greeting, ("embedded_subjects",)),
         thanks_idioms=_phrases(greeting, "thanks_idioms"),
@@ -191,9 +195,10 @@ def _phrases(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\S)" + alternation(_entries(languages, name)) + r"(?!\S)")
 
 
-def _plans(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
+def _plans(languages: Mapping[str, RuleSet], opening_only: bool = False) -> re.Pattern[str]:
     """A plan at the start of a clause: a first person's future ("i will", or at the clause's
-    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send")."""
+    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send"); with
+    `opening_only`, the future alone, whatever verb follows."""
     verbs = _entries(languages, "thanks_plan_verbs")
     if not verbs:
         return re.compile(NEVER)
@@ -207,6 +212,8 @@ def _plans(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
     acks = rf"(?:(?:{alternation(leads)}) )*"
     openers = alternation(_entries(languages, "thanks_plan_openers"))
     starts = alternation(_entries(languages, "thanks_plan_starts"))
+    if opening_only:
+        return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts}))(?!\S)")
     return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})) {acts}")
 
 

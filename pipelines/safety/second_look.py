@@ -20,7 +20,12 @@ from pipelines.safety.message_models import AMBIGUOUS, MessageModels, head_score
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
-from pipelines.safety.thanks_closure import asks_beside_thanks, names_legal_matter, thanks_closure
+from pipelines.safety.thanks_closure import (
+    asks_beside_thanks,
+    names_legal_matter,
+    thanks_closure,
+    untold_plan,
+)
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 
@@ -64,6 +69,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
         and not (thanks and asks_beside_thanks(prepared, rules, for_head=True))
+        and not (thanks and untold_plan(prepared, rules))  # "thanks, will pay the ransom"
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):

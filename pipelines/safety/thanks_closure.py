@@ -12,6 +12,13 @@ from pipelines.safety.learned import holds_insult
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 
+# a plan's clause holds at most this many words after its verb, all of them words of a plan
+# ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
+PLAN_MAX_WORDS = 12
+# a question word inside a statement ends its clause within this many words after its subject
+# ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
+EMBEDDED_MAX_WORDS = 4
+
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
@@ -82,10 +89,12 @@ def _unsaid(clause: str, rules: SafetyRules) -> str:
 
 def _embedded(words: list[str], index: int, rules: SafetyRules) -> bool:
     """A question word inside a statement: after "understand", "know", "than", "me"... and
-    before a subject ("I understand what a zero FIR is", "let you know how it goes")."""
+    before "i", "we", "it" or "a", near the clause's end ("I understand what a zero FIR is",
+    "let you know how it goes"); "what my husband did" is news."""
     compiled = rules.compiled
     return (
         0 < index < len(words) - 1
+        and len(words) - index - 2 <= EMBEDDED_MAX_WORDS
         and words[index - 1] in compiled.embedded_after
         and words[index + 1] in compiled.embedded_subjects
     )
@@ -125,14 +134,25 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
 
 def _plans(clause: str, rules: SafetyRules) -> bool:
     """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
-    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") that
-    does not go on to a reason, a time or someone else ("... since he checks my phone")."""
+    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") made
+    only of the words of such a plan: "will pay the bribe the clerk asked for" is no plan."""
     compiled = rules.compiled
     endings = compiled.thanks_plan_endings
     if endings and any(word.endswith(endings) for word in clause.split()):
         return True
     plan = compiled.thanks_plans.match(clause)
-    return plan is not None and compiled.thanks_plan_stops.isdisjoint(clause[plan.end() :].split())
+    if plan is None:
+        return False
+    rest = clause[plan.end() :].split()
+    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(rest)
+
+
+def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A clause that opens with the writer's future but is no plan of acting on the advice
+    ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"): the small-talk
+    head, which reads "thanks, will ..." as a closing, must not greet it."""
+    opening = rules.compiled.thanks_plan_opening
+    return any(opening.match(c) and not _plans(c, rules) for c in prepared.clauses)
 
 
 def _asks_first(clause: str, rules: SafetyRules) -> bool:

@@ -287,6 +287,22 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, the police will register it tomorrow", "question"),
         ("thanks, i will think about selling my kidney", "question"),  # no verb of acting
         ("thanks, what the lawyer told me is different", "question"),  # opens with it: asks
+        # round 20 (a review): a plan's clause holds only the words of a plan; a question word
+        # before "my husband" or far from its clause's end, and thanks-like idioms about
+        # something else, tell news
+        ("thanks, will pay the bribe the clerk asked for", "question"),
+        ("thank you, will keep quiet about my boss touching me at work", "question"),
+        (
+            "thanks, i will go to the police station after my husband falls asleep tonight",
+            "question",
+        ),
+        ("thank you, i will meet the blackmailer tomorrow", "question"),
+        ("thank you, now i understand what my husband did to our daughter", "question"),
+        ("thanks, will let you know how it goes with the loan sharks tonight", "question"),
+        ("thanks, didn't expect such cruelty from my in laws", "question"),
+        ("thank you, i didn't know i could lose my kids", "question"),
+        ("thanks, i will photocopy the papers for the tehsildar office on monday", "greeting"),
+        ("ok thanks, will ask my lawyer to file the maintenance petition", "greeting"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
@@ -391,3 +407,32 @@ def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: st
 )
 def test_a_request_beside_a_thanks_is_not_small_talk(text: str, expected: str) -> None:
     assert route(text, with_heads(social="zhakkas"))[0] == expected
+
+
+# round 20 (a review): "thanks, will ..." reads as a closing to the small-talk head, whatever the
+# writer will do; it greets only a plan of acting on the advice (the thanks closure's own test).
+# (word the head is sure of, a message opening with a future that is no such plan, a plan)
+UNTOLD_PLANS = [
+    ("thanks", "thanks, will use the pesticide tonight", "thanks, will send the notice tonight"),
+    ("thank", "thank you, will pay the ransom by tonight", "thank you, will pay the court fee"),
+    ("thank", "thank you, will sleep on the road tonight with my kids", "thank you, will go home"),
+    (
+        "thanks",
+        "thanks for everything, will go far away from this world soon",
+        "thanks, will go soon",
+    ),
+    (
+        "thank",
+        "thank you, will meet the guy from instagram alone at the hotel",
+        "thank you, will meet the lawyer",
+    ),
+]
+
+
+@pytest.mark.parametrize(("keyed", "text", "plan"), UNTOLD_PLANS)
+def test_a_sure_head_greets_only_a_plan_of_acting_on_the_advice(
+    keyed: str, text: str, plan: str
+) -> None:
+    rules = with_heads(social=keyed)
+    assert route(plan, rules)[0] == "greeting"
+    assert route(text, rules)[0] == "question"
