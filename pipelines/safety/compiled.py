@@ -26,6 +26,7 @@ from pipelines.safety.packs import (
     reporting,
     standalone,
 )
+from pipelines.safety.plan_words import entries, plan_prefix, plan_regex
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import Fold
 from pipelines.safety.trie import NEVER
@@ -88,6 +89,9 @@ class CompiledRules:
     # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
     thanks_plans: re.Pattern[str] = re.compile(NEVER)
     thanks_plan_opening: re.Pattern[str] = re.compile(NEVER)  # "will ...", whatever follows
+    thanks_plan_inner: re.Pattern[str] = re.compile(NEVER)  # "i will draft", inside a clause
+    thanks_plan_prefix: frozenset[str] = frozenset()  # what may come before it
+    thanks_as_advised: re.Pattern[str] = re.compile(NEVER)  # "as you said": the advice followed
     thanks_plan_words: frozenset[str] = frozenset()  # all a plan's clause may hold
     embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
     embedded_subjects: frozenset[str] = frozenset()
@@ -169,9 +173,12 @@ def compile_rules(
         thanks_closings=_phrases(greeting, "thanks_closings"),
         thanks_negations=_phrases(greeting, "thanks_negations"),
         thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
-        thanks_plan_endings=tuple(_entries(greeting, "thanks_plan_endings")),
-        thanks_plans=_plans(greeting),
-        thanks_plan_opening=_plans(greeting, opening_only=True),
+        thanks_plan_endings=tuple(entries(greeting, "thanks_plan_endings")),
+        thanks_plans=plan_regex(greeting),
+        thanks_plan_opening=plan_regex(greeting, opening_only=True),
+        thanks_plan_inner=plan_regex(greeting, inner=True),
+        thanks_as_advised=_phrases(greeting, "thanks_as_advised"),
+        thanks_plan_prefix=plan_prefix(greeting),
         thanks_plan_words=_single_words(
             greeting, ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
         ),
@@ -184,7 +191,7 @@ def compile_rules(
         more_asks=_phrases(greeting, "more_asks"),
         thanks_requests=_phrases(greeting, "thanks_requests"),
         crisis=_phrases(greeting, "crisis"),
-        acknowledgements=frozenset(words_of(e) for e in _entries(greeting, "acknowledgements")),
+        acknowledgements=frozenset(words_of(e) for e in entries(greeting, "acknowledgements")),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),
@@ -192,37 +199,11 @@ def compile_rules(
 
 
 def _phrases(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\S)" + alternation(_entries(languages, name)) + r"(?!\S)")
-
-
-def _plans(languages: Mapping[str, RuleSet], opening_only: bool = False) -> re.Pattern[str]:
-    """A plan at the start of a clause: a first person's future ("i will", or at the clause's
-    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send"); with
-    `opening_only`, the future alone, whatever verb follows."""
-    verbs = _entries(languages, "thanks_plan_verbs")
-    if not verbs:
-        return re.compile(NEVER)
-    acts = rf"(?:(?:{alternation(_entries(languages, 'thanks_plan_adverbs'))}) )*"
-    acts += rf"(?:{alternation(verbs)})(?!\S)"
-    leads = [
-        entry
-        for name in ("acknowledgements", "thanks_words", "thanks_plan_lead", "thanks_plan_adverbs")
-        for entry in _entries(languages, name)
-    ]
-    acks = rf"(?:(?:{alternation(leads)}) )*"
-    openers = alternation(_entries(languages, "thanks_plan_openers"))
-    starts = alternation(_entries(languages, "thanks_plan_starts"))
-    if opening_only:
-        return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts}))(?!\S)")
-    return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})) {acts}")
+    return re.compile(r"(?<!\S)" + alternation(entries(languages, name)) + r"(?!\S)")
 
 
 def _opener(languages: Mapping[str, RuleSet], name: str) -> re.Pattern[str]:
-    return re.compile(alternation(_entries(languages, name)) + r"(?!\S)")
-
-
-def _entries(languages: Mapping[str, RuleSet], name: str) -> list[str]:
-    return [entry for block in languages.values() for entry in block.lists.get(name, ())]
+    return re.compile(alternation(entries(languages, name)) + r"(?!\S)")
 
 
 def _single_words(languages: Mapping[str, RuleSet], names: Iterable[str]) -> frozenset[str]:
@@ -240,10 +221,10 @@ def _vocabulary(*detectors: Mapping[str, RuleSet]) -> set[str]:
 
 def _by_length(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:
     """Lexicon words by length, to resolve masked letters ("f*ck", "b**ch")."""
-    entries = [e for name in UNMASK_LISTS for e in _entries(abuse, name)]
-    entries += [e for block in abuse.values() for e in block.phrases]
+    listed = [e for name in UNMASK_LISTS for e in entries(abuse, name)]
+    listed += [e for block in abuse.values() for e in block.phrases]
     table: dict[int, list[str]] = {}
-    for word in (w for e in entries for w in words_of(e).split()):
+    for word in (w for e in listed for w in words_of(e).split()):
         if word not in table.setdefault(len(word), []):
             table[len(word)].append(word)
     return {length: tuple(words) for length, words in table.items()}

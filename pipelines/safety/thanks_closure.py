@@ -18,6 +18,10 @@ PLAN_MAX_WORDS = 12
 # a question word inside a statement ends its clause within this many words after its subject
 # ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
 EMBEDDED_MAX_WORDS = 4
+# a clause is part of the thanks for its thanks word only when it is this short ("thank you so
+# much madam"); a longer one must close on its own: "thanks for the answer my father in law
+# touches me" is news (a review of round 20)
+THANKS_CLAUSE_WORDS = 6
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -117,7 +121,10 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     compiled = rules.compiled
     return (
         clause in compiled.acknowledgements
-        or not compiled.thanks_words.isdisjoint(clause.split())
+        or (
+            len(clause.split()) <= THANKS_CLAUSE_WORDS
+            and not compiled.thanks_words.isdisjoint(clause.split())
+        )
         or _plans(clause, rules)
         or any(
             pattern.search(clause)
@@ -141,9 +148,13 @@ def _plans(clause: str, rules: SafetyRules) -> bool:
     if endings and any(word.endswith(endings) for word in clause.split()):
         return True
     plan = compiled.thanks_plans.match(clause)
-    if plan is None:
-        return False
-    rest = clause[plan.end() :].split()
+    if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
+        plan = compiled.thanks_plan_inner.search(clause)
+        if plan is None or not compiled.thanks_plan_prefix.issuperset(
+            clause[: plan.start()].split()
+        ):
+            return False
+    rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
     return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(rest)
 
 

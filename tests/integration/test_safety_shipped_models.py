@@ -154,6 +154,7 @@ def test_the_rules_attacks_stay_rejected_with_the_models_on(text: str) -> None:
         ("you must be very stupid", "abusive"),
         ("you are cute but useless", "abusive"),
         ("you are a cute little moron", "abusive"),
+        ("you must be tired of being so useless", "abusive"),  # the guess ends the clause
     ],
 )
 def test_compliments_are_spared_and_insults_beside_them_are_not(text: str, route: str) -> None:

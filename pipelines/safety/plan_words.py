@@ -1,0 +1,53 @@
+"""The regexes of a writer's plan after a thanks ("I'll draft the RTI tonight"), built from the
+greeting blocks' `thanks_plan_*` lists (pipelines/safety/thanks_closure.py reads them)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pipelines.safety.expand import alternation
+from pipelines.safety.normalize import words_of
+from pipelines.safety.ruleset import RuleSet
+from pipelines.safety.trie import NEVER
+
+# what may come before a plan in its clause: "ok thanks ji, tomorrow i will go"
+PLAN_LEAD_LISTS = ("acknowledgements", "thanks_words", "thanks_plan_lead", "thanks_plan_adverbs")
+
+
+def entries(languages: Mapping[str, RuleSet], name: str) -> list[str]:
+    return [entry for block in languages.values() for entry in block.lists.get(name, ())]
+
+
+def plan_prefix(languages: Mapping[str, RuleSet]) -> frozenset[str]:
+    """The words that may come before "i will" inside a clause: a thanks, an acknowledgement,
+    an adverb, or the words of a plan ("tomorrow first thing i will go")."""
+    return frozenset(
+        word
+        for name in PLAN_LEAD_LISTS + ("thanks_plan_words",)
+        for entry in entries(languages, name)
+        for word in words_of(entry).split()
+    )
+
+
+def plan_regex(
+    languages: Mapping[str, RuleSet], opening_only: bool = False, inner: bool = False
+) -> re.Pattern[str]:
+    """A plan at the start of a clause: a first person's future ("i will", or at the clause's
+    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send"); with
+    `opening_only`, the future alone, whatever verb follows; `inner`: "i will" and its verb
+    anywhere (its caller checks what comes before)."""
+    verbs = entries(languages, "thanks_plan_verbs")
+    if not verbs:
+        return re.compile(NEVER)
+    acts = rf"(?:(?:{alternation(entries(languages, 'thanks_plan_adverbs'))}) )*"
+    acts += rf"(?:{alternation(verbs)})(?!\S)"
+    leads = [entry for name in PLAN_LEAD_LISTS for entry in entries(languages, name)]
+    acks = rf"(?:(?:{alternation(leads)}) )*"
+    openers = alternation(entries(languages, "thanks_plan_openers"))
+    starts = alternation(entries(languages, "thanks_plan_starts"))
+    if opening_only:
+        return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts}))(?!\S)")
+    if inner:
+        return re.compile(rf"(?<!\S)(?:{openers}) {acts}")
+    return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})) {acts}")
