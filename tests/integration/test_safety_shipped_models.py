@@ -159,3 +159,18 @@ def test_the_rules_attacks_stay_rejected_with_the_models_on(text: str) -> None:
 )
 def test_compliments_are_spared_and_insults_beside_them_are_not(text: str, route: str) -> None:
     assert classify_message(text, service_rules()).query_type == route
+
+
+# round 20: the writer going mad with worry speaks of herself; asking whether the reader has
+# gone mad does not
+@pytest.mark.parametrize(
+    ("text", "route"),
+    [
+        ("uff main pagal ho jaungi", "question"),
+        ("pagal ho jaungi main is sab se, notice ka kya karu", "question"),
+        ("pagal ho gaya hai kya tu", "abusive"),
+        ("main pagal ho jaungi, tu chutiya hai", "abusive"),
+    ],
+)
+def test_going_mad_with_worry_is_no_insult(text: str, route: str) -> None:
+    assert classify_message(text, service_rules()).query_type == route

@@ -137,6 +137,7 @@ SPARED = [
     ("My dog is a bitch, she needs spaying", "abuse.spared.en.female_dog"),
     ("you are cute", "abuse.spared.en.praise"),  # round 20: compliments of small talk
     ("you must be very busy today", "abuse.spared.en.pleasantry"),
+    ("uff main pagal ho jaungi", "abuse.spared.hinglish.going_mad"),
 ]
 
 
