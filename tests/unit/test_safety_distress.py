@@ -110,6 +110,26 @@ DISTRESS_TO_A_SURE_HEAD = [
         "thanks, I will decide tonight between going back to him and going to the river",
         "thanks, I will decide tonight",
     ),
+    # round 20 (a review): "thanks, will ..." reads as a closing to the small-talk head, whatever
+    # the writer will do; it greets only a plan of acting on the advice (a plan's closed words,
+    # pipelines/safety/thanks_closure.untold_plan)
+    ("thanks", "thanks, will use the pesticide tonight", "thanks, will send the notice tonight"),
+    ("thank", "thank you, will pay the ransom by tonight", "thank you, will submit the court fee"),
+    (
+        "thank",
+        "thank you, will sleep on the road tonight with my kids",
+        "thank you, will go to the dlsa",
+    ),
+    (
+        "thanks",
+        "thanks for everything, will go far away from this world soon",
+        "thanks, will go soon",
+    ),
+    (
+        "thank",
+        "thank you, will meet the guy from instagram alone at the hotel",
+        "thank you, will meet the lawyer",
+    ),
 ]
 
 

@@ -414,36 +414,3 @@ def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: st
 )
 def test_a_request_beside_a_thanks_is_not_small_talk(text: str, expected: str) -> None:
     assert route(text, with_heads(social="zhakkas"))[0] == expected
-
-
-# round 20 (a review): "thanks, will ..." reads as a closing to the small-talk head, whatever the
-# writer will do; it greets only a plan of acting on the advice (the thanks closure's own test).
-# (word the head is sure of, a message opening with a future that is no such plan, a plan)
-UNTOLD_PLANS = [
-    ("thanks", "thanks, will use the pesticide tonight", "thanks, will send the notice tonight"),
-    ("thank", "thank you, will pay the ransom by tonight", "thank you, will submit the court fee"),
-    (
-        "thank",
-        "thank you, will sleep on the road tonight with my kids",
-        "thank you, will go to the dlsa",
-    ),
-    (
-        "thanks",
-        "thanks for everything, will go far away from this world soon",
-        "thanks, will go soon",
-    ),
-    (
-        "thank",
-        "thank you, will meet the guy from instagram alone at the hotel",
-        "thank you, will meet the lawyer",
-    ),
-]
-
-
-@pytest.mark.parametrize(("keyed", "text", "plan"), UNTOLD_PLANS)
-def test_a_sure_head_greets_only_a_plan_of_acting_on_the_advice(
-    keyed: str, text: str, plan: str
-) -> None:
-    rules = with_heads(social=keyed)
-    assert route(plan, rules)[0] == "greeting"
-    assert route(text, rules)[0] == "question"
