@@ -93,8 +93,8 @@ def _unsaid(clause: str, rules: SafetyRules) -> str:
 
 def _embedded(words: list[str], index: int, rules: SafetyRules) -> bool:
     """A question word inside a statement: after "understand", "know", "than", "me"... and
-    before "i", "we", "it" or "a", near the clause's end ("I understand what a zero FIR is",
-    "let you know how it goes"); "what my husband did" is news."""
+    before "it" or "a" (`embedded_subjects`), near the clause's end ("I understand what a zero
+    FIR is", "let you know how it goes"); "what my husband did" is news."""
     compiled = rules.compiled
     return (
         0 < index < len(words) - 1
