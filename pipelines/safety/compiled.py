@@ -85,6 +85,8 @@ class CompiledRules:
     thanks_negations: re.Pattern[str] = re.compile(NEVER)
     # what settles a thanks that names a legal matter: understood, will act, got it, praise
     thanks_resolutions: re.Pattern[str] = re.compile(NEVER)
+    thanks_outcomes: re.Pattern[str] = re.compile(NEVER)  # "got bail", at its clause's end
+    thanks_outcome_tails: frozenset[str] = frozenset()  # words that may follow it ("today")
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
     # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
     thanks_plans: re.Pattern[str] = re.compile(NEVER)
@@ -103,6 +105,7 @@ class CompiledRules:
     thanks_requests: re.Pattern[str] = re.compile(NEVER)  # "thanks. i also need the format"
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
+    thanks_contrasts: frozenset[str] = frozenset()  # "but", when what follows closes
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
@@ -173,6 +176,8 @@ def compile_rules(
         thanks_closings=_phrases(greeting, "thanks_closings"),
         thanks_negations=_phrases(greeting, "thanks_negations"),
         thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
+        thanks_outcomes=_phrases(greeting, "thanks_outcomes"),
+        thanks_outcome_tails=_single_words(greeting, ("thanks_outcome_tails",)),
         thanks_plan_endings=tuple(entries(greeting, "thanks_plan_endings")),
         thanks_plans=plan_regex(greeting),
         thanks_plan_opening=plan_regex(greeting, opening_only=True),
@@ -192,6 +197,7 @@ def compile_rules(
         thanks_requests=_phrases(greeting, "thanks_requests"),
         crisis=_phrases(greeting, "crisis"),
         acknowledgements=frozenset(words_of(e) for e in entries(greeting, "acknowledgements")),
+        thanks_contrasts=_single_words(greeting, ("thanks_contrasts",)),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),

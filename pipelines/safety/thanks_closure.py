@@ -22,6 +22,9 @@ EMBEDDED_MAX_WORDS = 4
 # much madam"); a longer one must close on its own: "thanks for the answer my father in law
 # touches me" is news (a review of round 20)
 THANKS_CLAUSE_WORDS = 6
+# a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
+# got bail last night"); "he got bail and now sits outside our gate" goes on to news
+OUTCOME_TAIL_WORDS = 4
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -55,7 +58,7 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
     settled = bool(
         compiled.thanks_resolutions.search(said)
         or compiled.thanks_praise.search(said)
-        or any(_plans(clause, rules) for clause in prepared.clauses)
+        or any(_plans(clause, rules) or _outcome(clause, rules) for clause in prepared.clauses)
     )
     if not settled and names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
         return False
@@ -112,7 +115,44 @@ def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
         return True
     compiled = rules.compiled
     said = compiled.thanks_idioms.sub(" ", prepared.words)
-    return bool(compiled.thanks_turns.search(said) or compiled.thanks_negations.search(said))
+    if compiled.thanks_negations.search(said):
+        return True
+    turns = " ".join(_without_resolved_contrast(clause, rules) for clause in prepared.clauses)
+    return bool(compiled.thanks_turns.search(compiled.thanks_idioms.sub(" ", turns)))
+
+
+def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:
+    """The clause without a "but" whose rest closes it ("i was so scared but now i know my
+    rights", "dar lag raha tha lekin ab samajh aa gaya"): the worry is over, not a new turn.
+    "thanks but now it is worse" keeps its "but"."""
+    words = clause.split()
+    for index, word in enumerate(words):
+        if word in rules.compiled.thanks_contrasts and _settles(words[index + 1 :], rules):
+            return " ".join(words[:index] + words[index + 1 :])
+    return clause
+
+
+def _settles(words: list[str], rules: SafetyRules) -> bool:
+    compiled = rules.compiled
+    rest = " ".join(words)
+    settling = (compiled.thanks_closings, compiled.thanks_praise, compiled.thanks_resolutions)
+    return (
+        _plans(rest, rules)
+        or _outcome(rest, rules)
+        or any(pattern.search(rest) for pattern in settling)
+    )
+
+
+def _outcome(clause: str, rules: SafetyRules) -> bool:
+    """The clause ends on a matter settled since ("the landlord returned my deposit today",
+    "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` words of time."""
+    compiled = rules.compiled
+    for found in compiled.thanks_outcomes.finditer(clause):
+        rest = clause[found.end() :].split()
+        tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
+        if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
+            return True
+    return False
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:
@@ -126,6 +166,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
             and not compiled.thanks_words.isdisjoint(clause.split())
         )
         or _plans(clause, rules)
+        or _outcome(clause, rules)
         or any(
             pattern.search(clause)
             for pattern in (
