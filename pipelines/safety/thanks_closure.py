@@ -25,6 +25,9 @@ THANKS_CLAUSE_WORDS = 6
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
 OUTCOME_TAIL_WORDS = 4
+# a closing after a contrast settles the worry only near the clause's end ("but now i feel
+# much better about it"); "but now i know he already has a second wife" is news
+SETTLING_TAIL_WORDS = 3
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -133,13 +136,17 @@ def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:
 
 
 def _settles(words: list[str], rules: SafetyRules) -> bool:
+    """What follows a contrast settles the worry: a resolution, a plan, an outcome, or a
+    closing or praise within `SETTLING_TAIL_WORDS` of its end ("but now i know my rights",
+    "but your answer gave me confidence"); "but now i know he has a second wife" is news."""
     compiled = rules.compiled
     rest = " ".join(words)
-    settling = (compiled.thanks_closings, compiled.thanks_praise, compiled.thanks_resolutions)
-    return (
-        _plans(rest, rules)
-        or _outcome(rest, rules)
-        or any(pattern.search(rest) for pattern in settling)
+    if _plans(rest, rules) or _outcome(rest, rules) or compiled.thanks_resolutions.search(rest):
+        return True
+    return any(
+        len(rest[found.end() :].split()) <= SETTLING_TAIL_WORDS
+        for pattern in (compiled.thanks_closings, compiled.thanks_praise)
+        for found in pattern.finditer(rest)
     )
 
 

@@ -316,6 +316,35 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, i will give my passport to the employer tomorrow", "question"),
         ("thanks, now i know how i can get out", "question"),
         ("thanks a ton. i will photocopy the notice like you said", "greeting"),
+        # round 21: a "but" its rest settles, fear gone, praise by comparison, interjections,
+        # and a matter settled since, at its clause's end
+        ("i was so scared before but now i know my rights. thank you", "greeting"),
+        ("great, thanks for explaining the consumer court process step by step", "greeting"),
+        ("thanks yr, ab dar nahi lag raha", "greeting"),
+        ("बहुत-बहुत शुक्रिया, अब डरने की ज़रूरत नहीं लग रही", "greeting"),
+        ("thank you, nobody explained it this simply before", "greeting"),
+        ("thanks a lot, my brother got bail last night", "greeting"),
+        ("landlord ne deposit wapas kar diya aaj dhanyawad", "greeting"),
+        ("मकान मालिक ने जमा राशि लौटा दी, धन्यवाद", "greeting"),
+        ("perfect, that's exactly what I needed to know, thanks", "greeting"),
+        # ... but a "but" whose rest is news, an outcome that goes on, and farewell letters
+        ("thank you, i was worried but now i know he already has a second wife", "question"),
+        (
+            "thanks, he got bail and came home last night and is roaming outside my house",
+            "question",
+        ),
+        (
+            "wow thanks. the police accepted my complaint and an hour later "
+            "my father-in-law called to say i will regret it",
+            "question",
+        ),
+        (
+            "thank you for everything, i feel stronger now, "
+            "i have written letters for my kids and i am at peace with going",
+            "question",
+        ),
+        ("thanks, i was scared but the police still did nothing", "question"),
+        ("great, my husband has taken the children. thanks", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
