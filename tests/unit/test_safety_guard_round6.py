@@ -108,6 +108,11 @@ SMALL_TALK = [
     "thank you, i am very grateful",
     "धन्यवाद सर, अब डर कम लग रहा है",
     "shukriya, ab dar kam lag raha hai",
+    # round 21: friendship offered, the assistant compared with people, its hours
+    "you're smarter than my cousin who is a lawyer haha",
+    "can we be friends?",
+    "what do you like to do in free time",
+    "Are you available 24 hours?",
 ]
 
 NOT_SMALL_TALK = [
@@ -121,6 +126,9 @@ NOT_SMALL_TALK = [
     "thanks, i will file the RTI, but what happens if they do not reply?",
     "thanks, my mother and I are very grateful, but can we appeal?",
     "धन्यवाद, डर कम लग रहा है लेकिन जमानत कैसे मिलेगी?",
+    "you are better than my lawyer, what should i do about bail?",
+    "you are better than the police who refused my FIR",
+    "are you available 24 hours to file a complaint?",
 ]
 
 
