@@ -105,6 +105,7 @@ class CompiledRules:
     thanks_requests: re.Pattern[str] = re.compile(NEVER)  # "thanks. i also need the format"
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
+    acknowledgement_words: frozenset[str] = frozenset()  # "ok sir noted": words of them
     thanks_contrasts: frozenset[str] = frozenset()  # "but", when what follows closes
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
@@ -197,6 +198,12 @@ def compile_rules(
         thanks_requests=_phrases(greeting, "thanks_requests"),
         crisis=_phrases(greeting, "crisis"),
         acknowledgements=frozenset(words_of(e) for e in entries(greeting, "acknowledgements")),
+        acknowledgement_words=frozenset(
+            w
+            for n in ("acknowledgements", "thanks_plan_lead")
+            for e in entries(greeting, n)
+            for w in words_of(e).split()
+        ),  # fmt: skip
         thanks_contrasts=_single_words(greeting, ("thanks_contrasts",)),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),

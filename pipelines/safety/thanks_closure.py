@@ -15,6 +15,9 @@ from pipelines.safety.rules import SafetyRules
 # a plan's clause holds at most this many words after its verb, all of them words of a plan
 # ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
 PLAN_MAX_WORDS = 12
+# a number of at most this many digits is a word of a plan ("form 16", "within 30 days"); a
+# larger one is an amount ("will give 50000 tonight")
+SHORT_NUMBER_DIGITS = 4
 # a question word inside a statement ends its clause within this many words after its subject
 # ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
 EMBEDDED_MAX_WORDS = 4
@@ -168,6 +171,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     compiled = rules.compiled
     return (
         clause in compiled.acknowledgements
+        or compiled.acknowledgement_words.issuperset(clause.split())  # "ok sir noted"
         or (
             len(clause.split()) <= THANKS_CLAUSE_WORDS
             and not compiled.thanks_words.isdisjoint(clause.split())
@@ -203,7 +207,12 @@ def _plans(clause: str, rules: SafetyRules) -> bool:
         ):
             return False
     rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
-    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(rest)
+    words = [word for word in rest if not _short_number(word)]  # "form 16", "within 30 days"
+    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(words)
+
+
+def _short_number(word: str) -> bool:
+    return word.isdigit() and len(word) <= SHORT_NUMBER_DIGITS
 
 
 def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:

@@ -345,6 +345,15 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ),
         ("thanks, i was scared but the police still did nothing", "question"),
         ("great, my husband has taken the children. thanks", "question"),
+        # round 21: numbers and the offices of a plan; acknowledgements with an address ...
+        ("thnx a lot, will call 1930 rn", "greeting"),
+        ("thank you, will fill form 16 and submit it at the office on monday", "greeting"),
+        ("ok sir noted, thank you. the landlord returned my deposit today", "greeting"),
+        # ... but no family, phone or amount as the plan's object (a review)
+        ("thanks, will give my full salary to my husband from this month", "question"),
+        ("thank you, will share my aadhaar card photos with that number", "question"),
+        ("thanks, will send 50000 to the agent tonight", "question"),
+        ("thanks, will wait for you to draft the RTI for me", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
