@@ -113,6 +113,14 @@ SMALL_TALK = [
     "can we be friends?",
     "what do you like to do in free time",
     "Are you available 24 hours?",
+    "are you a lawyer?",
+    "you're really smart, you know that?",
+    "boy or girl? just curious",
+    "do bots get sunday off?",
+    "is this working?",
+    "what should I call you",
+    "can we just chat for a bit, no legal stuff",
+    "my bad, I sent that twice",
 ]
 
 NOT_SMALL_TALK = [
@@ -129,6 +137,11 @@ NOT_SMALL_TALK = [
     "you are better than my lawyer, what should i do about bail?",
     "you are better than the police who refused my FIR",
     "are you available 24 hours to file a complaint?",
+    "are you a lawyer? can you take my case",
+    "is this working? my fir was not registered",
+    "is the court working on saturday?",
+    "can we talk about my divorce",
+    "what should i call the police number",
 ]
 
 
