@@ -62,6 +62,8 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     )
 
 
+# a clause with this many Hinglish words is not the English toxicity scorer's to read
+FOREIGN_WORDS = 2
 FRIENDLY = 0.9  # the small-talk head this sure, and the insult head under AMBIGUOUS, overrule
 
 
@@ -104,9 +106,17 @@ def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) ->
     suspects = addressed(clauses, rules)
     if not suspects and _asks_nothing(prepared, rules):
         suspects = [c for c in clauses if holds_insult(c, rules)]
+    suspects = [clause for clause in suspects if _english(clause, rules)]
     if not suspects:
         return CLEAR
     score = scorer(" ".join(suspects))
     if score >= rules.toxicity_threshold:
         return Verdict.of([f"abuse.toxicity:{score:.2f}"])
     return CLEAR
+
+
+def _english(clause: str, rules: SafetyRules) -> bool:
+    """A clause the English scorer can read: fewer than `FOREIGN_WORDS` Hinglish words
+    ("tum robot ho ya vakil" is the Hinglish rules' and the insult model's to judge)."""
+    foreign = rules.compiled.not_english
+    return sum(word in foreign for word in clause.split()) < FOREIGN_WORDS

@@ -105,6 +105,7 @@ class CompiledRules:
     thanks_requests: re.Pattern[str] = re.compile(NEVER)  # "thanks. i also need the format"
     crisis: re.Pattern[str] = re.compile(NEVER)  # self-harm named: never a greeting
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
+    not_english: frozenset[str] = frozenset()  # a clause with two is not the scorer's
     acknowledgement_words: frozenset[str] = frozenset()  # "ok sir noted": words of them
     thanks_contrasts: frozenset[str] = frozenset()  # "but", when what follows closes
     question_words: frozenset[str] = frozenset()
@@ -161,6 +162,7 @@ def compile_rules(
         request_opener=_opener(abuse, "request_openers"),
         conditional_opener=_opener(abuse, "conditional_openers"),
         profanity_words=_single_words(abuse, ("profanity",)),
+        not_english=_single_words(abuse, ("not_english",)),
         injection=RuleMatcher(_named("injection", injection), words=True),
         injection_signals=RuleMatcher(_named("signal", injection, part="signals"), words=True),
         indirect=RuleMatcher(flat, words=False, flags=re.MULTILINE),

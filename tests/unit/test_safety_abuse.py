@@ -223,6 +223,8 @@ def test_scorer_below_threshold_passes() -> None:
         "this damn landlord kept my deposit",  # profanity alone
         "my landlord is a bastard, can I withhold rent?",  # insult about a third party
         "can you tell me what the fucking hell clause 7 means?",  # a request
+        "tum robot ho ya vakil?",  # Hinglish: the English scorer cannot read it
+        "chatgpt se zyada smart ho kya",
     ],
 )
 def test_scorer_is_not_asked_about_undirected_text(text: str) -> None:
@@ -239,3 +241,10 @@ def test_scorer_sees_no_profanity_and_no_rule_decided_message_costs_it_nothing()
     scorer.seen.clear()
     assert detect_abuse("you idiot", rules).flagged
     assert scorer.seen == []  # decided by the rules: the classifier is not run
+
+
+def test_scorer_still_reads_an_english_clause_with_one_hinglish_word() -> None:
+    scorer = RecordingScorer(0.97)
+    text = "you are about as useful as a chocolate teapot yaar"
+    assert detect_abuse(text, _with_scorer(scorer)).flagged
+    assert scorer.seen
