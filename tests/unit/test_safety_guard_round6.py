@@ -121,6 +121,12 @@ SMALL_TALK = [
     "what should I call you",
     "can we just chat for a bit, no legal stuff",
     "my bad, I sent that twice",
+    "aap lawyer ho kya",
+    "kitne saal ke ho",
+    "tum kabhi thakte nahi kya?",
+    "dost banoge mere?",
+    "क्या आप सच में वकील हो?",
+    "थकते नहीं हो क्या दिन भर जवाब देते देते",
 ]
 
 NOT_SMALL_TALK = [
@@ -142,6 +148,10 @@ NOT_SMALL_TALK = [
     "is the court working on saturday?",
     "can we talk about my divorce",
     "what should i call the police number",
+    "aap lawyer ho kya? mera case le loge",
+    "kya kya kar sakte ho tum mere divorce case me",
+    "tum kabhi thakte nahi kya, mujhe maar dala usne",
+    "aap bore nahi hote, meri saas mujhe ghar se nikal rahi hai",
 ]
 
 
