@@ -54,6 +54,11 @@ def test_distress_is_a_question_where_its_absence_is_a_greeting(
         ("धन्यवाद", "धन्यवाद, मैं अपनी जान ले लूँगी"),
         ("shukriya", "shukriya, kal main sab khatam kar dungi"),
         ("thanks", "thanks, tonight i decide if life is worth it"),
+        # round 21 (a review): a last word, not being here tomorrow, hiding
+        ("yaad", "mujhe yaad rakhoge? shayad kal main na rahoon"),
+        ("yaad", "mujhe yaad rakhoge na, ye meri aakhri baat hai"),
+        ("sorry", "sorry for the typos, i am hiding in the bathroom"),
+        ("sorry", "sorry typo ke liye, chhup ke likh rahi hoon"),
     ],
 )
 def test_a_sure_small_talk_head_does_not_greet_a_crisis(keyed: str, text: str) -> None:
