@@ -354,6 +354,8 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, will share my aadhaar card photos with that number", "question"),
         ("thanks, will send 50000 to the agent tonight", "question"),
         ("thanks, will wait for you to draft the RTI for me", "question"),
+        ("Thanks, the bail info helped. my brother came home last night.", "greeting"),
+        ("on behalf of my whole family, thank you. my father is calm now", "greeting"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
