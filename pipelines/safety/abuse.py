@@ -116,7 +116,9 @@ def _scored(prepared: Prepared, rules: SafetyRules, clauses: tuple[str, ...]) ->
 
 
 def _english(clause: str, rules: SafetyRules) -> bool:
-    """A clause the English scorer can read: fewer than `FOREIGN_WORDS` Hinglish words
-    ("tum robot ho ya vakil" is the Hinglish rules' and the insult model's to judge)."""
+    """A clause the English scorer can read: an insult word of any lexicon ("ya fat ugly ho"),
+    or fewer than `FOREIGN_WORDS` Hinglish words ("tum robot ho ya vakil" is the Hinglish
+    rules' and the insult model's to judge)."""
     foreign = rules.compiled.not_english
-    return sum(word in foreign for word in clause.split()) < FOREIGN_WORDS
+    few = sum(word in foreign for word in clause.split()) < FOREIGN_WORDS
+    return few or holds_insult(clause, rules)

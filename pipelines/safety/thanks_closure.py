@@ -15,8 +15,8 @@ from pipelines.safety.rules import SafetyRules
 # a plan's clause holds at most this many words after its verb, all of them words of a plan
 # ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
 PLAN_MAX_WORDS = 12
-# a number of at most this many digits is a word of a plan ("form 16", "within 30 days"); a
-# larger one is an amount ("will give 50000 tonight")
+# a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
+# 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
 SHORT_NUMBER_DIGITS = 4
 # a question word inside a statement ends its clause within this many words after its subject
 # ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
@@ -28,9 +28,9 @@ THANKS_CLAUSE_WORDS = 6
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
 OUTCOME_TAIL_WORDS = 4
-# a closing after a contrast settles the worry only near the clause's end ("but now i feel
-# much better about it"); "but now i know he already has a second wife" is news
-SETTLING_TAIL_WORDS = 3
+# a closing after a contrast settles the worry only at the clause's end, but for one word ("but
+# now i feel better now"); "but now we know she is pregnant" is news (a review)
+SETTLING_TAIL_WORDS = 1
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -139,23 +139,26 @@ def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:
 
 
 def _settles(words: list[str], rules: SafetyRules) -> bool:
-    """What follows a contrast settles the worry: a resolution, a plan, an outcome, or a
-    closing or praise within `SETTLING_TAIL_WORDS` of its end ("but now i know my rights",
-    "but your answer gave me confidence"); "but now i know he has a second wife" is news."""
+    """What follows a contrast settles the worry: a plan that opens it, an outcome, or a
+    resolution, closing or praise within `SETTLING_TAIL_WORDS` of its end ("but now i know my
+    rights", "but your answer gave me confidence"); "but now i know he has a second wife" and
+    "lekin mera pati kehta hai bachon ko le jaunga" are news (a review)."""
     compiled = rules.compiled
     rest = " ".join(words)
-    if _plans(rest, rules) or _outcome(rest, rules) or compiled.thanks_resolutions.search(rest):
+    if _planned(rest, rules) or _outcome(rest, rules):
         return True
+    settling = (compiled.thanks_resolutions, compiled.thanks_closings, compiled.thanks_praise)
     return any(
         len(rest[found.end() :].split()) <= SETTLING_TAIL_WORDS
-        for pattern in (compiled.thanks_closings, compiled.thanks_praise)
+        for pattern in settling
         for found in pattern.finditer(rest)
     )
 
 
 def _outcome(clause: str, rules: SafetyRules) -> bool:
     """The clause ends on a matter settled since ("the landlord returned my deposit today",
-    "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` words of time."""
+    "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
+    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
     compiled = rules.compiled
     for found in compiled.thanks_outcomes.finditer(clause):
         rest = clause[found.end() :].split()
@@ -195,10 +198,15 @@ def _plans(clause: str, rules: SafetyRules) -> bool:
     """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
     opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") made
     only of the words of such a plan: "will pay the bribe the clerk asked for" is no plan."""
-    compiled = rules.compiled
-    endings = compiled.thanks_plan_endings
+    endings = rules.compiled.thanks_plan_endings
     if endings and any(word.endswith(endings) for word in clause.split()):
         return True
+    return _planned(clause, rules)
+
+
+def _planned(clause: str, rules: SafetyRules) -> bool:
+    """A clause that opens with a plan made only of the words of such a plan (`_plans`)."""
+    compiled = rules.compiled
     plan = compiled.thanks_plans.match(clause)
     if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
         plan = compiled.thanks_plan_inner.search(clause)
@@ -207,12 +215,19 @@ def _plans(clause: str, rules: SafetyRules) -> bool:
         ):
             return False
     rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
-    words = [word for word in rest if not _short_number(word)]  # "form 16", "within 30 days"
+    before = clause[: plan.end()].split()[-1:] + rest  # each word's predecessor
+    words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
     return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(words)
 
 
-def _short_number(word: str) -> bool:
-    return word.isdigit() and len(word) <= SHORT_NUMBER_DIGITS
+def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
+    """A short number after a word that counts it ("form 16", "call 1930", "within 30 days");
+    "will give 5000 tomorrow" names an amount."""
+    return (
+        word.isdigit()
+        and len(word) <= SHORT_NUMBER_DIGITS
+        and lead in rules.compiled.thanks_plan_number_leads
+    )
 
 
 def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:

@@ -248,3 +248,9 @@ def test_scorer_still_reads_an_english_clause_with_one_hinglish_word() -> None:
     text = "you are about as useful as a chocolate teapot yaar"
     assert detect_abuse(text, _with_scorer(scorer)).flagged
     assert scorer.seen
+
+
+def test_scorer_reads_a_hinglish_looking_clause_that_holds_an_insult_word() -> None:
+    scorer = RecordingScorer(0.97)
+    assert detect_abuse("ya fat ugly ho", _with_scorer(scorer)).flagged
+    assert scorer.seen

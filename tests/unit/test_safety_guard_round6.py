@@ -150,6 +150,9 @@ NOT_SMALL_TALK = [
     "kya kya kar sakte ho tum mere divorce case me",
     "tum kabhi thakte nahi kya, mujhe maar dala usne",
     "aap bore nahi hote, meri saas mujhe ghar se nikal rahi hai",
+    "ab kya kar sakte hain?",  # round 21 (a second review)
+    "working?",
+    "i sent it by mistake",
 ]
 
 

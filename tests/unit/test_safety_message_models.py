@@ -354,7 +354,18 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, will share my aadhaar card photos with that number", "question"),
         ("thanks, will send 50000 to the agent tonight", "question"),
         ("thanks, will wait for you to draft the RTI for me", "question"),
-        ("Thanks, the bail info helped. my brother came home last night.", "greeting"),
+        ("Thanks, the bail info helped. my father got bail last night.", "greeting"),
+        # round 21 (a second review): outcomes and praise that read bad news, a contrast whose
+        # rest is news, and amounts
+        ("thanks, the bank cleared all my savings from my account", "question"),
+        ("thank you. the police clarified they will arrest my son tomorrow", "question"),
+        ("thanks, the 50000 payment to the scammer went through", "question"),
+        ("shukriya, bank ne cheque wapas kar diya", "question"),
+        ("धन्यवाद, पुलिस ने मेरी शिकायत लौटा दी", "question"),
+        ("thanks, my husband came home last night", "question"),
+        ("thanks lekin mera pati kehta hai bachon ko le jaunga", "question"),
+        ("thank you but now we know she is pregnant", "question"),
+        ("thanks, will give 5000 tomorrow", "question"),
         ("on behalf of my whole family, thank you. my father is calm now", "greeting"),
     ],
 )
