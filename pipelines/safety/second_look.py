@@ -24,8 +24,8 @@ from pipelines.safety.thanks_closure import (
     asks_beside_thanks,
     names_legal_matter,
     thanks_closure,
-    untold_plan,
 )
+from pipelines.safety.thanks_plans import untold_plan
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 

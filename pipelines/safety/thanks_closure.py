@@ -11,13 +11,8 @@ from pipelines.safety.distress import names_harm
 from pipelines.safety.learned import holds_insult
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
+from pipelines.safety.thanks_plans import outcome, planned, plans
 
-# a plan's clause holds at most this many words after its verb, all of them words of a plan
-# ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
-PLAN_MAX_WORDS = 12
-# a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
-# 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
-SHORT_NUMBER_DIGITS = 4
 # a question word inside a statement ends its clause within this many words after its subject
 # ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
 EMBEDDED_MAX_WORDS = 4
@@ -25,9 +20,6 @@ EMBEDDED_MAX_WORDS = 4
 # much madam"); a longer one must close on its own: "thanks for the answer my father in law
 # touches me" is news (a review of round 20)
 THANKS_CLAUSE_WORDS = 6
-# a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
-# got bail last night"); "he got bail and now sits outside our gate" goes on to news
-OUTCOME_TAIL_WORDS = 4
 # a closing after a contrast settles the worry only at the clause's end, but for one word ("but
 # now i feel better now"); "but now we know she is pregnant" is news (a review)
 SETTLING_TAIL_WORDS = 1
@@ -64,7 +56,7 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
     settled = bool(
         compiled.thanks_resolutions.search(said)
         or compiled.thanks_praise.search(said)
-        or any(_plans(clause, rules) or _outcome(clause, rules) for clause in prepared.clauses)
+        or any(plans(clause, rules) or outcome(clause, rules) for clause in prepared.clauses)
     )
     if not settled and names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
         return False
@@ -145,7 +137,7 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
     "lekin mera pati kehta hai bachon ko le jaunga" are news (a review)."""
     compiled = rules.compiled
     rest = " ".join(words)
-    if _planned(rest, rules) or _outcome(rest, rules):
+    if planned(rest, rules) or outcome(rest, rules):
         return True
     settling = (compiled.thanks_resolutions, compiled.thanks_closings, compiled.thanks_praise)
     return any(
@@ -153,19 +145,6 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
         for pattern in settling
         for found in pattern.finditer(rest)
     )
-
-
-def _outcome(clause: str, rules: SafetyRules) -> bool:
-    """The clause ends on a matter settled since ("the landlord returned my deposit today",
-    "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
-    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
-    compiled = rules.compiled
-    for found in compiled.thanks_outcomes.finditer(clause):
-        rest = clause[found.end() :].split()
-        tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
-        if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
-            return True
-    return False
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:
@@ -179,8 +158,8 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
             len(clause.split()) <= THANKS_CLAUSE_WORDS
             and not compiled.thanks_words.isdisjoint(clause.split())
         )
-        or _plans(clause, rules)
-        or _outcome(clause, rules)
+        or plans(clause, rules)
+        or outcome(clause, rules)
         or any(
             pattern.search(clause)
             for pattern in (
@@ -194,55 +173,11 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     )
 
 
-def _plans(clause: str, rules: SafetyRules) -> bool:
-    """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
-    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") made
-    only of the words of such a plan: "will pay the bribe the clerk asked for" is no plan."""
-    endings = rules.compiled.thanks_plan_endings
-    if endings and any(word.endswith(endings) for word in clause.split()):
-        return True
-    return _planned(clause, rules)
-
-
-def _planned(clause: str, rules: SafetyRules) -> bool:
-    """A clause that opens with a plan made only of the words of such a plan (`_plans`)."""
-    compiled = rules.compiled
-    plan = compiled.thanks_plans.match(clause)
-    if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
-        plan = compiled.thanks_plan_inner.search(clause)
-        if plan is None or not compiled.thanks_plan_prefix.issuperset(
-            clause[: plan.start()].split()
-        ):
-            return False
-    rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
-    before = clause[: plan.end()].split()[-1:] + rest  # each word's predecessor
-    words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
-    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(words)
-
-
-def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
-    """A short number after a word that counts it ("form 16", "call 1930", "within 30 days");
-    "will give 5000 tomorrow" names an amount."""
-    return (
-        word.isdigit()
-        and len(word) <= SHORT_NUMBER_DIGITS
-        and lead in rules.compiled.thanks_plan_number_leads
-    )
-
-
-def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A clause that opens with the writer's future but is no plan of acting on the advice
-    ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"): the small-talk
-    head, which reads "thanks, will ..." as a closing, must not greet it."""
-    opening = rules.compiled.thanks_plan_opening
-    return any(opening.match(c) and not _plans(c, rules) for c in prepared.clauses)
-
-
 def _asks_first(clause: str, rules: SafetyRules) -> bool:
     """The clause opens with an asking word ("will it work", "can i") and not with a plan
     ("will send the notice on monday")."""
     words = clause.split()
-    return bool(words) and words[0] in rules.compiled.asking_words and not _plans(clause, rules)
+    return bool(words) and words[0] in rules.compiled.asking_words and not plans(clause, rules)
 
 
 def names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:

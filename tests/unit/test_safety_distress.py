@@ -117,7 +117,7 @@ DISTRESS_TO_A_SURE_HEAD = [
     ),
     # round 20 (a review): "thanks, will ..." reads as a closing to the small-talk head, whatever
     # the writer will do; it greets only a plan of acting on the advice (a plan's closed words,
-    # pipelines/safety/thanks_closure.untold_plan)
+    # pipelines/safety/thanks_plans.untold_plan)
     ("thanks", "thanks, will use the pesticide tonight", "thanks, will send the notice tonight"),
     ("thank", "thank you, will pay the ransom by tonight", "thank you, will submit the court fee"),
     (

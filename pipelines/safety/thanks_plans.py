@@ -1,0 +1,78 @@
+"""thanks_plans: what a thanks may close on, the writer's plan or a matter settled since (pure).
+
+"thanks, will send the notice on monday", "shukriya, kal thane jaungi", "my father got bail last
+night"; not "thanks, will pay the bribe the clerk asked for" or "he got bail and now sits outside
+our gate" (pipelines/safety/thanks_closure.py asks these).
+"""
+
+from __future__ import annotations
+
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+
+# a plan's clause holds at most this many words after its verb, all of them words of a plan
+# ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
+PLAN_MAX_WORDS = 12
+# a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
+# 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
+SHORT_NUMBER_DIGITS = 4
+# a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
+# got bail last night"); "he got bail and now sits outside our gate" goes on to news
+OUTCOME_TAIL_WORDS = 4
+
+
+def outcome(clause: str, rules: SafetyRules) -> bool:
+    """The clause ends on a matter settled since ("the landlord returned my deposit today",
+    "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
+    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
+    compiled = rules.compiled
+    for found in compiled.thanks_outcomes.finditer(clause):
+        rest = clause[found.end() :].split()
+        tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
+        if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
+            return True
+    return False
+
+
+def plans(clause: str, rules: SafetyRules) -> bool:
+    """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
+    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") made
+    only of the words of such a plan: "will pay the bribe the clerk asked for" is no plan."""
+    endings = rules.compiled.thanks_plan_endings
+    if endings and any(word.endswith(endings) for word in clause.split()):
+        return True
+    return planned(clause, rules)
+
+
+def planned(clause: str, rules: SafetyRules) -> bool:
+    """A clause that opens with a plan made only of the words of such a plan (`plans`)."""
+    compiled = rules.compiled
+    plan = compiled.thanks_plans.match(clause)
+    if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
+        plan = compiled.thanks_plan_inner.search(clause)
+        if plan is None or not compiled.thanks_plan_prefix.issuperset(
+            clause[: plan.start()].split()
+        ):
+            return False
+    rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
+    before = clause[: plan.end()].split()[-1:] + rest  # each word's predecessor
+    words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
+    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(words)
+
+
+def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
+    """A short number after a word that counts it ("form 16", "call 1930", "within 30 days");
+    "will give 5000 tomorrow" names an amount."""
+    return (
+        word.isdigit()
+        and len(word) <= SHORT_NUMBER_DIGITS
+        and lead in rules.compiled.thanks_plan_number_leads
+    )
+
+
+def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A clause that opens with the writer's future but is no plan of acting on the advice
+    ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"): the small-talk
+    head, which reads "thanks, will ..." as a closing, must not greet it."""
+    opening = rules.compiled.thanks_plan_opening
+    return any(opening.match(c) and not plans(c, rules) for c in prepared.clauses)
