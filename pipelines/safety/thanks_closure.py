@@ -20,8 +20,8 @@ EMBEDDED_MAX_WORDS = 4
 # much madam"); a longer one must close on its own: "thanks for the answer my father in law
 # touches me" is news (a review of round 20)
 THANKS_CLAUSE_WORDS = 6
-# a closing after a contrast settles the worry only at the clause's end, but for one word ("but
-# now i feel better now"); "but now we know she is pregnant" is news (a review)
+# a resolution, closing or praise after a contrast settles the worry only at the clause's end,
+# but for one word ("but now i feel better now"); "but now we know she is pregnant" is news
 SETTLING_TAIL_WORDS = 1
 
 
@@ -120,9 +120,9 @@ def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
 
 
 def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:
-    """The clause without a "but" whose rest closes it ("i was so scared but now i know my
-    rights", "dar lag raha tha lekin ab samajh aa gaya"): the worry is over, not a new turn.
-    "thanks but now it is worse" keeps its "but"."""
+    """The clause without a "but" whose rest settles the worry (`_settles`: "i was so scared but
+    now i know my rights", "dar lag raha tha lekin ab samajh aa gaya"): the worry is over, not a
+    new turn. "thanks but now it is worse" keeps its "but"."""
     words = clause.split()
     for index, word in enumerate(words):
         if word in rules.compiled.thanks_contrasts and _settles(words[index + 1 :], rules):
@@ -148,8 +148,9 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
 
 
 def _closes(clause: str, rules: SafetyRules) -> bool:
-    """The clause is part of the thanks: an acknowledgement ("noted"), or it holds a thanks,
-    closing, blessing, praise, resolution, plan or thanks idiom."""
+    """The clause is part of the thanks: an acknowledgement ("noted", "ok sir noted"), an
+    outcome at its end ("my father got bail today"), or it holds a thanks, closing, blessing,
+    praise, resolution, plan or thanks idiom."""
     compiled = rules.compiled
     return (
         clause in compiled.acknowledgements
