@@ -23,6 +23,7 @@ THANKS_CLAUSE_WORDS = 6
 # a resolution, closing or praise after a contrast settles the worry only at the clause's end,
 # but for one word ("but now i feel better now"); "but now we know she is pregnant" is news
 SETTLING_TAIL_WORDS = 1
+SETTLING_LEAD_WORDS = 2  # "but [your answer] gave me confidence"
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -131,17 +132,20 @@ def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:
 
 
 def _settles(words: list[str], rules: SafetyRules) -> bool:
-    """What follows a contrast settles the worry: a plan that opens it, an outcome, or a
-    resolution, closing or praise within `SETTLING_TAIL_WORDS` of its end ("but now i know my
-    rights", "but your answer gave me confidence"); "but now i know he has a second wife" and
-    "lekin mera pati kehta hai bachon ko le jaunga" are news (a review)."""
+    """What follows a contrast settles the worry: a plan that opens it, or a resolution,
+    closing or praise that is nearly all of it (`SETTLING_LEAD_WORDS` before,
+    `SETTLING_TAIL_WORDS` after: "but now i know my rights", "but your answer gave me
+    confidence"). News is not: "but now i know he has a second wife", "lekin mera pati kehta
+    hai bachon ko le jaunga", "but my husband took the kids away will update you", and no
+    outcome ("but my husband got bail today"; two reviews)."""
     compiled = rules.compiled
     rest = " ".join(words)
-    if planned(rest, rules) or outcome(rest, rules):
+    if planned(rest, rules):
         return True
     settling = (compiled.thanks_resolutions, compiled.thanks_closings, compiled.thanks_praise)
     return any(
-        len(rest[found.end() :].split()) <= SETTLING_TAIL_WORDS
+        len(rest[: found.start()].split()) <= SETTLING_LEAD_WORDS
+        and len(rest[found.end() :].split()) <= SETTLING_TAIL_WORDS
         for pattern in settling
         for found in pattern.finditer(rest)
     )

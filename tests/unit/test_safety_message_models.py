@@ -366,6 +366,14 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks lekin mera pati kehta hai bachon ko le jaunga", "question"),
         ("thank you but now we know she is pregnant", "question"),
         ("thanks, will give 5000 tomorrow", "question"),
+        # round 21 (a third review): no outcome and no news settles a contrast; "pata hai ki"
+        # tells news; money the writer paid back; a death note is no plan
+        ("thanks but my husband got bail today", "question"),
+        ("thanks but my husband took the kids away will update you", "question"),
+        ("shukriya, ab pata hai ki mere pati ki dusri biwi hai", "question"),
+        ("shukriya, maine paise wapas de diye", "question"),
+        ("thank you for everything, i will write my death note tonight", "question"),
+        ("thanks, will arrange the demand by tonight", "question"),
         ("on behalf of my whole family, thank you. my father is calm now", "greeting"),
     ],
 )
