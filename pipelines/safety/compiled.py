@@ -108,7 +108,7 @@ class CompiledRules:
     acknowledgements: frozenset[str] = frozenset()  # a clause that is only "ok", "noted"
     not_english: frozenset[str] = frozenset()  # a clause with two is not the scorer's
     acknowledgement_words: frozenset[str] = frozenset()  # "ok sir noted": words of them
-    thanks_contrasts: frozenset[str] = frozenset()  # "but", when what follows closes
+    thanks_contrasts: frozenset[str] = frozenset()  # "but", unless what follows settles it
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
