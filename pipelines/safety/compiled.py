@@ -26,7 +26,7 @@ from pipelines.safety.packs import (
     reporting,
     standalone,
 )
-from pipelines.safety.plan_words import entries, plan_prefix, plan_regex
+from pipelines.safety.plan_words import entries, plan_prefix, plan_regex, words_in
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import Fold
 from pipelines.safety.trie import NEVER
@@ -202,12 +202,7 @@ def compile_rules(
         thanks_requests=_phrases(greeting, "thanks_requests"),
         crisis=_phrases(greeting, "crisis"),
         acknowledgements=frozenset(words_of(e) for e in entries(greeting, "acknowledgements")),
-        acknowledgement_words=frozenset(
-            w
-            for n in ("acknowledgements", "thanks_plan_lead")
-            for e in entries(greeting, n)
-            for w in words_of(e).split()
-        ),  # fmt: skip
+        acknowledgement_words=words_in(greeting, ("acknowledgements", "thanks_plan_lead")),
         thanks_contrasts=_single_words(greeting, ("thanks_contrasts",)),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),

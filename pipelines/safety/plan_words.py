@@ -19,15 +19,18 @@ def entries(languages: Mapping[str, RuleSet], name: str) -> list[str]:
     return [entry for block in languages.values() for entry in block.lists.get(name, ())]
 
 
+def words_in(languages: Mapping[str, RuleSet], names: tuple[str, ...]) -> frozenset[str]:
+    """Every word of every entry of the named lists ("ok sir" gives "ok" and "sir")."""
+    return frozenset(
+        word for name in names for entry in entries(languages, name)
+        for word in words_of(entry).split()
+    )  # fmt: skip
+
+
 def plan_prefix(languages: Mapping[str, RuleSet]) -> frozenset[str]:
     """The words that may come before "i will" inside a clause: a thanks, an acknowledgement,
     an adverb, or the words of a plan ("tomorrow first thing i will go")."""
-    return frozenset(
-        word
-        for name in PLAN_LEAD_LISTS + ("thanks_plan_words",)
-        for entry in entries(languages, name)
-        for word in words_of(entry).split()
-    )
+    return words_in(languages, PLAN_LEAD_LISTS + ("thanks_plan_words",))
 
 
 def plan_regex(
