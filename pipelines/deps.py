@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pipelines.ports import ChatModel, ChatStore, Embedder, PiiDetector, Tracer, VectorIndex
+from pipelines.romanised import NO_WORDS, QueryWords
 from pipelines.safety.classify import classify_message
 from pipelines.safety.confidence import GateCalibration
 from pipelines.safety.rules import SafetyRules
@@ -38,6 +39,7 @@ class PipelineConfig:
     answer_stop_runaway: bool = True
     answer_timeout_s: float | None = None  # a reply nobody streams, read whole within this
     keyword_map: Mapping[str, str] = field(default_factory=dict)
+    query_words: QueryWords = NO_WORDS  # romanised Hindi the embedder cannot read
     allowlist: frozenset[str] = frozenset()
     safety: SafetyRules = field(default_factory=SafetyRules)
     calibration: GateCalibration | None = None  # the fitted gate (calibration.json), if any

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pipelines.ports import SearchHit, Source
+from pipelines.romanised import NO_WORDS, QueryWords
 from pipelines.safety.keyword_fold import WORD
 
 _MARKUP = re.compile(r"^[ \t]*(?:#{1,6}|>)[ \t]*", re.MULTILINE)
@@ -13,20 +14,27 @@ _WHITESPACE = re.compile(r"\s+")
 _INDIC_LETTER = re.compile("[\u0900-\u0dff]")  # Devanagari to Sinhala
 
 
-def embedding_text(search_text: str, expansion: str) -> str:
+def embedding_text(search_text: str, expansion: str, words: QueryWords = NO_WORDS) -> str:
     """What the embedder reads of the expanded query (`search_text` + `expansion`): all of it,
-    except that once the keyword map has added English, words in an Indic script are left out.
+    except that once the keyword map has added English, words in an Indic script are left out,
+    and so are a romanised Hindi question's words that are no English (pipelines/romanised.py).
 
     MiniLM's vocabulary holds Devanagari as single letters, so a Hindi word reaches it as a run
     of letters that mean nothing to it, four or five tokens per word against one per English
     word: in "मकान मालिक सिक्योरिटी डिपॉजिट नहीं लौटा रहा (landlord tenant; security deposit)"
     they outweigh the expansion six to one and pull every Hindi question toward the same point.
-    Without an expansion nothing changes (the letters are then all there is to embed); the
+    Without an expansion nothing changes (the words are then all there is to embed); the
     sparse search and the answer gate's coverage still see the whole question.
     """
-    if not expansion.strip() or not _INDIC_LETTER.search(search_text):
+    if not expansion.strip():
         return search_text + expansion
-    kept = WORD.sub(lambda word: "" if _INDIC_LETTER.search(word[0]) else word[0], search_text)
+    kept = search_text
+    if _INDIC_LETTER.search(kept):
+        kept = WORD.sub(lambda word: "" if _INDIC_LETTER.search(word[0]) else word[0], kept)
+    if words.romanised(search_text):
+        kept = words.readable(kept)
+    if kept == search_text:
+        return search_text + expansion
     return _WHITESPACE.sub(" ", kept + expansion).strip()
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from pipelines.deps import PipelineConfig
+from pipelines.romanised import QueryWords
 from pipelines.safety.confidence import GateCalibration
 from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.message_models import HEADS, MessageModels
@@ -22,6 +23,8 @@ from service.settings import Settings
 log = logging.getLogger("warden.config")
 DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
 ALLOWLIST_FILE = "allowlist.json"
+QUERY_WORDS_FILE = "query_words.yaml"
+ENGLISH_WORDS = DEFAULT_CONFIG_DIR / "pii" / "english_words.txt"  # SCOWL, lower-case entries
 CALIBRATION_FILE = "calibration.json"  # written by `warden eval retrieval --calibrate`
 SAFETY_MODELS = ("insult", "injection")  # models/<name>.json, trained by bench/train_classifiers.py
 # models/message_<head>.json, trained by bench/train_message_models.py
@@ -80,6 +83,23 @@ def keyword_map(raw: Mapping[str, Any]) -> dict[str, str]:
     if not isinstance(terms, Mapping):
         raise ConfigFileError("keywords.yaml: `keywords` must map terms to expansions")
     return {str(term).lower(): str(expansion) for term, expansion in terms.items()}
+
+
+def query_words(config_dir: Path, keywords: Mapping[str, str]) -> QueryWords:
+    """query_words.yaml (the folder's own, else the shipped one) with the English word list the
+    person-name recognizer reads: which words of a romanised Hindi question are embedded."""
+    path = config_dir / QUERY_WORDS_FILE
+    if not path.is_file():
+        path = DEFAULT_CONFIG_DIR / QUERY_WORDS_FILE
+    raw = _read_yaml(path)
+    lists = {name: raw.get(name, []) for name in ("markers", "function_words", "english")}
+    for name, words in lists.items():
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise ConfigFileError(f"{path}: `{name}` must be a list of words")
+    english = ENGLISH_WORDS.read_text(encoding="utf-8").split()
+    return QueryWords.of(
+        lists["markers"], lists["function_words"], [*english, *lists["english"]], keywords
+    )
 
 
 def load_allowlist(data_dir: Path) -> frozenset[str]:
@@ -153,13 +173,15 @@ def load_calibration(path: Path) -> GateCalibration | None:
 
 def load_pipeline_config(settings: Settings) -> PipelineConfig:
     config_dir = settings.config_dir or DEFAULT_CONFIG_DIR
+    keywords = keyword_map(_read_yaml(config_dir / "keywords.yaml"))
     return PipelineConfig(
         confidence_threshold=settings.confidence_threshold,
         answer_retries=settings.answer_retries,
         answer_max_tokens=settings.answer_max_tokens,
         answer_stop_runaway=settings.answer_stop_runaway,
         answer_timeout_s=settings.llm_timeout_s,
-        keyword_map=keyword_map(_read_yaml(config_dir / "keywords.yaml")),
+        keyword_map=keywords,
+        query_words=query_words(config_dir, keywords),
         allowlist=load_allowlist(settings.data_dir),
         safety=load_safety_rules(config_dir, models=settings.safety_models),
         calibration=load_calibration(gate_calibration_path(settings)),

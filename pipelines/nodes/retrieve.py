@@ -74,7 +74,8 @@ async def _retrieval(turn: ChatTurn, deps: PipelineDeps) -> Retrieval:
         pii_entities=tuple(masked.entity_types),
     )
     try:
-        vector = await deps.embedder.embed_query(embedding_text(search_text, masked_only.expansion))
+        embedded = embedding_text(search_text, masked_only.expansion, config.query_words)
+        vector = await deps.embedder.embed_query(embedded)
         found = await deps.index.dual_search(
             vector,
             user_id=turn.user_id,

@@ -10,6 +10,7 @@ from pipelines.metering import metering
 from pipelines.nodes.retrieve import PII_UNAVAILABLE, RETRIEVAL_UNAVAILABLE, retrieve
 from pipelines.ports import DualSearchResult, Message, PiiSpan
 from pipelines.ports.sparse import SparseVector, encode_query, term_id, tokens
+from pipelines.romanised import QueryWords
 from pipelines.safety.placeholders import PlaceholderVault
 from pipelines.state import Retrieval
 from tests.fakes.vector_index import FakeVectorIndex
@@ -19,6 +20,7 @@ from tests.unit._pipeline_kit import (
     OTHER_USER,
     USER,
     Kit,
+    kit_config,
     question_state,
     runtime,
     seed_temporary,
@@ -241,3 +243,17 @@ async def test_hindi_without_an_expansion_is_embedded_as_it_is() -> None:
     query = "मकान मालिक जमा राशि नहीं लौटा रहा"
     await retrieve(question_state(query), runtime(kit.deps(spy=True)))
     assert repr(query) in kit.spies["embed"].seen[0]
+
+
+async def test_romanised_hindi_is_embedded_as_its_english_words() -> None:
+    """With the query words configured, the node embeds only the English of a romanised Hindi
+    question once the keyword map gave English; the sparse search still gets everything."""
+    index = SparseRecorder()
+    words = QueryWords.of(["kaise", "hai"], [], ["police", "complaint"], {})
+    kit = await seeded_kit(index=index, config=kit_config(query_words=words))
+    query = "FIR kaise likhwate hai, police complaint"
+    found = (await retrieve(question_state(query), runtime(kit.deps(spy=True))))["retrieval"]
+    [embedded] = kit.spies["embed"].seen
+    assert repr("FIR , police complaint (First Information Report)") in embedded
+    [sent] = index.sparse_seen
+    assert sent == encode_query(query + found.expansion)

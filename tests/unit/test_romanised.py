@@ -1,0 +1,85 @@
+"""Romanised Hindi questions: which Latin words are embedded (pipelines/romanised.py), with a
+table of made-up lists and with the shipped ones (service/config/query_words.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.retrieval import embedding_text
+from pipelines.romanised import QueryWords
+from service.pipeline_config import ConfigFileError, query_words
+
+WORDS = QueryWords.of(
+    markers=["kya", "hai", "ka", "ki", "aur", "kab"],
+    function_words=["h", "me", "to"],
+    english=["bail", "anticipatory", "the", "me", "to", "rent", "written"],
+    keyword_map={"zamanat": "bail bailable offence", "kiraya": "rent"},
+)
+
+EMBEDDED = [
+    # (case, search text, expansion, embedded)
+    ("English stays whole", "what is the bail amount", " (bail)", "what is the bail amount (bail)"),
+    ("one marker is not romanised Hindi", "bail kab", " (bail)", "bail kab (bail)"),
+    ("no expansion: nothing is left out", "bail kya hai aur kab", "", "bail kya hai aur kab"),
+    ("romanised Hindi keeps its English", "anticipatory bail kya hoti h aur kab leni",
+     " (bail)", "anticipatory bail (bail)"),
+    ("function words that are English go too", "kiraya ka written me to dena hai",
+     " (rent)", "written (rent)"),
+    ("words of the expansions are English", "zamanat ka bailable kya hai", " (bail)",
+     "bailable (bail)"),
+    ("acronyms and numbers stay", "FIR ka 90 din kya hai", " (report)", "FIR 90 (report)"),
+    ("a capitalised word is no acronym", "Kiraya ka kya hai", " (rent)", "(rent)"),
+    ("Devanagari and romanised Hindi together", "जमानत kya hai aur bail", " (bail)",
+     "bail (bail)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("search_text", "expansion", "embedded"),
+    [case[1:] for case in EMBEDDED],
+    ids=[case[0] for case in EMBEDDED],
+)
+def test_embedding_text_of_romanised_hindi(search_text: str, expansion: str, embedded: str) -> None:
+    assert embedding_text(search_text, expansion, WORDS) == embedded
+
+
+def test_markers_are_function_words_and_expansions_english() -> None:
+    assert "kya" in WORDS.function_words
+    assert {"bailable", "offence", "rent"} <= WORDS.english
+
+
+SHIPPED = query_words(Path("/nonexistent"), {"kiraya": "rent landlord tenant"})
+
+
+@pytest.mark.parametrize(
+    ("question", "expansion", "embedded"),
+    [
+        ("anticipatory bail kia hoti h aur kab leni chahiye", " (bail)",
+         "anticipatory bail (bail)"),
+        ("mera kiraya 3 mahine se pending hai, landlord kya kar sakta hai", " (rent)",
+         "3 pending , landlord (rent)"),
+        ("instagram pe fake account bana diya, kaise report karu", " (cyber)",
+         "instagram fake account , report (cyber)"),
+        ("What is the notice period for a tenant to leave?", " (tenant)",
+         "What is the notice period for a tenant to leave? (tenant)"),
+    ],
+)  # fmt: skip
+def test_shipped_lists(question: str, expansion: str, embedded: str) -> None:
+    assert embedding_text(question, expansion, SHIPPED) == embedded
+
+
+def test_a_bad_list_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "query_words.yaml").write_text("markers: kya\n", encoding="utf-8")
+    with pytest.raises(ConfigFileError, match="query_words.yaml.*markers"):
+        query_words(tmp_path, {})
+
+
+def test_a_folder_of_its_own_lists(tmp_path: Path) -> None:
+    (tmp_path / "query_words.yaml").write_text(
+        "markers: [ka, ki]\nfunction_words: []\nenglish: [zzword]\n", encoding="utf-8"
+    )
+    words = query_words(tmp_path, {})
+    assert words.markers == {"ka", "ki"} and "zzword" in words.english
+    assert "kya" not in words.markers
