@@ -75,6 +75,9 @@ FOUND = [
     ("dob", "DOB: 02-11-1985 on my PAN", "02-11-1985", "DATE_OF_BIRTH"),
     ("dob hindi", "मेरी जन्म तिथि 12/06/1958 है", "12/06/1958", "DATE_OF_BIRTH"),
     ("dob hinglish", "janm tithi 10-10-1948 hai", "10-10-1948", "DATE_OF_BIRTH"),
+    # a unit and its number, lower case, with a number that is not a count after it
+    ("flat lower", "my address is flat 12 b wing", "flat 12", "STREET_ADDRESS"),
+    ("flat before a name", "we stay in flat 204 shanti apartments", "flat 204", "STREET_ADDRESS"),
 ]
 
 
@@ -140,6 +143,12 @@ NOT_PII = [
     "How do I reach the consumer commission? My account of events is long.",
     "I paid 2,00,000 into the account of the builder in 2021.",
     "Reference A1234567 in the ledger",
+    # a unit word before a count is no address; romanised Hindi verbs that are names elsewhere
+    "builder ne flat 3 saal late diya, kya consumer forum me ja sakte h",
+    "flat 2 years late mila, room 5 din se band hai",
+    "anticipatory bail kia hoti h aur kab leni chahiye",
+    "malik ne bijli pani kaat diya taaki hum ghar chhod de",
+    "budhe maa baap ko akela chhod dena kya crime hai? saza hoti hai kya",
 ]
 
 

@@ -51,6 +51,12 @@ def street_patterns(settings: dict[str, list[str]]) -> list[Pattern]:
     suffixes = _alternatives(settings["street_suffixes"])
     units = _alternatives(settings["units"])
     weak_units = _alternatives(settings["weak_units"])
+    # "flat 3 saal late", "room 2 din": a number followed by a count is no unit number
+    count = (
+        rf"(?![ \t]+{_alternatives(settings.get('counts', []))}\b)"
+        if settings.get("counts")
+        else ""
+    )
     return [
         Pattern("Number street type", rf"\b{_HOUSE},?[ \t]+{_NAMES}{types}\b\.?", 0.8),
         Pattern(
@@ -69,8 +75,8 @@ def street_patterns(settings: dict[str, list[str]]) -> list[Pattern]:
             rf"(?={_CAP})[\w'’-]*{suffixes}[ \t]+{_NUMBER}",
             0.8,
         ),
-        Pattern("Unit", rf"(?<!\w){units}\.?[ \t]*#?[ \t]*\d[\w/-]*", 0.45),
-        Pattern("Weak unit", rf"(?<!\w){weak_units}\.?[ \t]*#?[ \t]*\d[\w/-]*", 0.1),
+        Pattern("Unit", rf"(?<!\w){units}\.?[ \t]*#?[ \t]*\d[\w/-]*+{count}", 0.45),
+        Pattern("Weak unit", rf"(?<!\w){weak_units}\.?[ \t]*#?[ \t]*\d[\w/-]*+{count}", 0.1),
     ]
 
 
