@@ -33,6 +33,15 @@ def test_keys_that_fold_together_mean_the_same() -> None:
         ("किराये का मकान", "rent"),
         ("gujaara bhatta", "maintenance"),
         ("talaaq ke baad", "divorce"),
+        ("फेसबुक पर फर्जी आईडी", "Facebook"),
+        ("malik ne bijli kaat di", "landlord"),
+        ("beta ghar se nikal raha hai", "thrown out of the house"),
+        # everyday English for the documents' terms
+        ("my husband beats me when he drinks", "physical abuse"),
+        ("the police are not writing my complaint", "refuse to register FIR"),
+        ("they arrested my brother last night", "bail"),
+        ("I cannot afford a lawyer", "free legal aid"),
+        ("he says he will post my photos online", "without consent"),
     ],
 )
 def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
@@ -41,7 +50,13 @@ def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["I take a pill for fever", "The fire was put out", "Is SaaS cheaper than a server?"],
+    [
+        "I take a pill for fever",
+        "The fire was put out",
+        "Is SaaS cheaper than a server?",
+        "how to beat the summer heat",
+        "which song was a hit in 1990",
+    ],
 )
 def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:
     assert expand_keywords(text, SHIPPED) == text
