@@ -56,6 +56,11 @@ def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
         "Is SaaS cheaper than a server?",
         "how to beat the summer heat",
         "which song was a hit in 1990",
+        "who stole the show at the oscars this year",
+        "how long was nelson mandela in jail",
+        "what is a defective gene",
+        "how do i vacate a cell in excel",
+        "the team was thrown out of the tournament",
     ],
 )
 def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:
