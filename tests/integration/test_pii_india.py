@@ -78,6 +78,9 @@ FOUND = [
     # a unit and its number, lower case, with a number that is not a count after it
     ("flat lower", "my address is flat 12 b wing", "flat 12", "STREET_ADDRESS"),
     ("flat before a name", "we stay in flat 204 shanti apartments", "flat 204", "STREET_ADDRESS"),
+    # "din", "sal" open place names: no count after a unit number
+    ("flat before din", "mera ghar flat 5 din dayal apartments me hai", "flat 5", "STREET_ADDRESS"),
+    ("flat before sal", "mere ghar ka pata flat 9 sal vihar hai", "flat 9", "STREET_ADDRESS"),
 ]
 
 
@@ -145,7 +148,7 @@ NOT_PII = [
     "Reference A1234567 in the ledger",
     # a unit word before a count is no address; romanised Hindi verbs that are names elsewhere
     "builder ne flat 3 saal late diya, kya consumer forum me ja sakte h",
-    "flat 2 years late mila, room 5 din se band hai",
+    "flat 2 years late mila, room 5 days se band hai",
     "anticipatory bail kia hoti h aur kab leni chahiye",
     "malik ne bijli pani kaat diya taaki hum ghar chhod de",
     "budhe maa baap ko akela chhod dena kya crime hai? saza hoti hai kya",

@@ -83,3 +83,12 @@ def test_a_folder_of_its_own_lists(tmp_path: Path) -> None:
     words = query_words(tmp_path, {})
     assert words.markers == {"ka", "ki"} and "zzword" in words.english
     assert "kya" not in words.markers
+
+
+def test_the_service_config_carries_the_shipped_lists() -> None:
+    from service.pipeline_config import load_pipeline_config
+    from service.settings import Settings
+
+    config = load_pipeline_config(Settings())
+    assert {"kya", "hai"} <= config.query_words.markers
+    assert {"bail", "jewellery", "instagram"} <= config.query_words.english
