@@ -17,7 +17,8 @@ _INDIC_LETTER = re.compile("[\u0900-\u0dff]")  # Devanagari to Sinhala
 def embedding_text(search_text: str, expansion: str, words: QueryWords = NO_WORDS) -> str:
     """What the embedder reads of the expanded query (`search_text` + `expansion`): all of it,
     except that once the keyword map has added English, words in an Indic script are left out,
-    and so are a romanised Hindi question's words that are no English (pipelines/romanised.py).
+    and so are a romanised Hindi question's words that are no English (pipelines/romanised.py);
+    a grammar word with an English gloss ("नहीं", "kahan") is replaced by it instead.
 
     MiniLM's vocabulary holds Devanagari as single letters, so a Hindi word reaches it as a run
     of letters that mean nothing to it, four or five tokens per word against one per English
@@ -28,11 +29,11 @@ def embedding_text(search_text: str, expansion: str, words: QueryWords = NO_WORD
     """
     if not expansion.strip():
         return search_text + expansion
-    kept = search_text
+    kept = words.readable(search_text) if words.romanised(search_text) else search_text
     if _INDIC_LETTER.search(kept):
-        kept = WORD.sub(lambda word: "" if _INDIC_LETTER.search(word[0]) else word[0], kept)
-    if words.romanised(search_text):
-        kept = words.readable(kept)
+        kept = WORD.sub(
+            lambda word: words.gloss(word[0]) if _INDIC_LETTER.search(word[0]) else word[0], kept
+        )
     if kept == search_text:
         return search_text + expansion
     return _WHITESPACE.sub(" ", kept + expansion).strip()

@@ -96,9 +96,14 @@ def query_words(config_dir: Path, keywords: Mapping[str, str]) -> QueryWords:
     for name, words in lists.items():
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
             raise ConfigFileError(f"{path}: `{name}` must be a list of words")
+    glosses = raw.get("glosses", {})
+    if not isinstance(glosses, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in glosses.items()
+    ):
+        raise ConfigFileError(f"{path}: `glosses` must map words to their English")
     english = ENGLISH_WORDS.read_text(encoding="utf-8").split()
     return QueryWords.of(
-        lists["markers"], lists["function_words"], [*english, *lists["english"]], keywords
+        lists["markers"], lists["function_words"], [*english, *lists["english"]], keywords, glosses
     )
 
 

@@ -34,6 +34,8 @@ def test_keys_that_fold_together_mean_the_same() -> None:
         ("gujaara bhatta", "maintenance"),
         ("talaaq ke baad", "divorce"),
         ("फेसबुक पर फर्जी आईडी", "Facebook"),
+        ("क्या बेल मिलेगी", "bail"),
+        ("चार्जशीट नहीं आई तो बेल का हक", "right to bail"),
         ("malik ne bijli kaat di", "landlord"),
         ("beta ghar se nikal raha hai", "thrown out of the house"),
         # everyday English for the documents' terms
@@ -61,6 +63,8 @@ def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
         "what is a defective gene",
         "how do i vacate a cell in excel",
         "the team was thrown out of the tournament",
+        "बेल का शरबत कैसे बनाते हैं",  # the bael fruit
+        "बेल के पत्ते पूजा में",
     ],
 )
 def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:

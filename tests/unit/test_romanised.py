@@ -57,17 +57,55 @@ SHIPPED = query_words(Path("/nonexistent"), {"kiraya": "rent landlord tenant"})
     ("question", "expansion", "embedded"),
     [
         ("anticipatory bail kia hoti h aur kab leni chahiye", " (bail)",
-         "anticipatory bail (bail)"),
+         "anticipatory bail when (bail)"),
         ("mera kiraya 3 mahine se pending hai, landlord kya kar sakta hai", " (rent)",
-         "3 pending , landlord (rent)"),
+         "3 months pending , landlord (rent)"),
         ("instagram pe fake account bana diya, kaise report karu", " (cyber)",
-         "instagram fake account , report (cyber)"),
+         "instagram fake account , how report (cyber)"),
+        # a gloss wins over an English look-alike ("din"); an acronym stays as written
+        ("RTI ka jawab 30 din mein nahi aaya", " (reply)", "RTI 30 days not (reply)"),
+        ("DIN number kahan milega aur kya hai", " (company)", "DIN number where (company)"),
+        ("चार्जशीट टाइम पर नहीं आई तो क्या बेल का हक बनता है?", " (charge sheet; right to bail)",
+         "not ? (charge sheet; right to bail)"),
+        ("बेल का शरबत कैसे बनाते हैं", "", "बेल का शरबत कैसे बनाते हैं"),
         ("What is the notice period for a tenant to leave?", " (tenant)",
          "What is the notice period for a tenant to leave? (tenant)"),
     ],
 )  # fmt: skip
 def test_shipped_lists(question: str, expansion: str, embedded: str) -> None:
     assert embedding_text(question, expansion, SHIPPED) == embedded
+
+
+GLOSSED = QueryWords.of(["kya", "hai"], [], ["bail", "din"], {}, {"kab": "when", "नहीं": "not"})
+
+
+@pytest.mark.parametrize(
+    ("search_text", "embedded"),
+    [
+        ("bail kab milti hai kya", "bail when (bail)"),  # a gloss in place of the word
+        ("bail kya hai din", "bail din (bail)"),  # an English word with no gloss stays
+        ("bail नहीं मिली kya hai", "bail not (bail)"),  # Devanagari glossed too
+        ("bail KAB kya hai", "bail KAB (bail)"),  # an acronym is no grammar word
+        ("bail kab", "bail kab (bail)"),  # one marker: not romanised Hindi, all kept
+    ],
+)
+def test_glosses_replace_the_grammar_words_that_carry_meaning(
+    search_text: str, embedded: str
+) -> None:
+    assert embedding_text(search_text, " (bail)", GLOSSED) == embedded
+
+
+def test_shipped_glosses_are_english_the_embedder_reads() -> None:
+    assert SHIPPED.glosses
+    glossed = {w for gloss in SHIPPED.glosses.values() for w in gloss.split()}
+    assert glossed <= SHIPPED.english
+    assert not set(SHIPPED.glosses) & SHIPPED.english - {"din", "sal"}  # look-alikes, on purpose
+
+
+def test_bad_glosses_name_the_file(tmp_path: Path) -> None:
+    (tmp_path / "query_words.yaml").write_text("glosses: [nahi, not]\n", encoding="utf-8")
+    with pytest.raises(ConfigFileError, match="query_words.yaml.*glosses"):
+        query_words(tmp_path, {})
 
 
 def test_a_bad_list_names_the_file(tmp_path: Path) -> None:
