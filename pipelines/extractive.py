@@ -5,7 +5,8 @@ sentences, list items and glossary entries; never a heading, a label, a glossary
 fragment ending in a colon. Only the `CANDIDATES` units a cheap lexical pre-selection finds most
 promising are embedded (pipelines/extractive_prefilter.py); the embedding then ranks them, and
 pipelines/extractive_steps.py orders the lines (a list's items together, in order; a how-to
-question answered with its steps).
+question answered with its steps). A sentence of the kind of answer the question asks for (a
+span of time, an amount, a place: pipelines/extractive_types.py) gets a small lead.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Required, TypedDict, Unpack
 
 from pipelines.extractive_prefilter import preselect
 from pipelines.extractive_steps import arrange, asks_how, render_lines
+from pipelines.extractive_types import asked_kinds, bonus
 from pipelines.extractive_units import Sentence, split_units
 from pipelines.ports import Embedder
 
@@ -65,10 +67,17 @@ def pick_sentences(
     query_vector: Sequence[float],
     *,
     count: int,
+    kinds: tuple[str, ...] = (),
 ) -> list[Sentence]:
-    """The `count` sentences most similar to the query, best first; ties keep passage order."""
+    """The `count` sentences most similar to the query, best first; ties keep passage order.
+    A sentence of the kind of answer asked for (`kinds`, pipelines/extractive_types.py) gets
+    a small lead."""
     scored = sorted(
-        enumerate(sentences), key=lambda item: (-cosine(vectors[item[0]], query_vector), item[0])
+        enumerate(sentences),
+        key=lambda item: (
+            -(cosine(vectors[item[0]], query_vector) + bonus(item[1].text, kinds)),
+            item[0],
+        ),
     )
     return [sentence for _, sentence in scored[: max(count, 0)]]
 
@@ -107,7 +116,9 @@ async def rank_units(
     )
     shortlist = [units[i] for i in kept]
     vectors = await embedder.embed_documents([u.scored_text for u in shortlist])
-    return pick_sentences(shortlist, vectors, query_vector, count=len(shortlist)), units
+    kinds = asked_kinds(query)
+    ranked = pick_sentences(shortlist, vectors, query_vector, count=len(shortlist), kinds=kinds)
+    return ranked, units
 
 
 class SentenceChoice(TypedDict, total=False):

@@ -1,0 +1,83 @@
+"""The kind of answer a question asks for (pipelines/extractive_types.py), and the lead a
+sentence of that kind gets in the extractive answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.extractive import pick_sentences
+from pipelines.extractive_types import TYPE_BONUS, asked_kinds, bonus, gives
+from pipelines.extractive_units import Sentence
+
+ASKED = [
+    # (question, kinds)
+    ("How many days does the PIO have to reply?", ("duration",)),
+    ("how long will the police keep him", ("duration",)),
+    ("What is the time limit for a consumer complaint?", ("duration",)),
+    ("RTI ka jawab kitne din me aata hai", ("duration",)),
+    ("जवाब कितने दिन में आता है", ("duration",)),
+    ("How much maintenance can a wife get?", ("amount",)),
+    ("RTI fees kitni hai", ("amount",)),
+    ("Is there any fee to go to a Lok Adalat?", ("amount",)),
+    ("कितने पैसे लगते हैं", ("amount",)),
+    ("Where can I report online fraud?", ("place",)),
+    ("In which court can a PIL be filed?", ("place",)),
+    ("cyber fraud ki complaint kahan karu", ("place",)),
+    ("शिकायत कहाँ करें", ("place",)),
+    ("where to complain and how much does it cost", ("amount", "place")),
+    # questions that ask no one kind: left to the embedding
+    ("When does the landlord have to return my security deposit?", ()),
+    ("Who can file a public interest litigation?", ()),
+    ("How do I file an FIR?", ()),
+    ("how much time does it take", ("duration",)),
+    ("What is anticipatory bail?", ()),
+    ("What are the charges against my brother?", ()),  # criminal charges, not a price
+    ("My husband beats me, what can I do?", ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "kinds"), ASKED, ids=[q for q, _ in ASKED])
+def test_the_kind_of_answer_asked(question: str, kinds: tuple[str, ...]) -> None:
+    assert asked_kinds(question) == kinds
+
+
+GIVEN = [
+    # (sentence, kind, gives it)
+    ("30 days from receipt for a normal reply.", "duration", True),
+    ("48 hours when the information concerns the life or liberty of a person.", "duration", True),
+    ("File the complaint within 2 years of the cause of action.", "duration", True),
+    ("Section 125 CrPC is now Section 144 BNSS.", "duration", False),  # a number is no span
+    ("The PIO answers RTI applications.", "duration", False),
+    ("For central government offices the fee is Rs. 10.", "amount", True),
+    ("There is no fee for complaints up to Rs. 5 lakh.", "amount", True),
+    ("The court decides a reasonable amount from the income of both sides.", "amount", True),
+    ("Article 21 protects life and personal liberty.", "amount", False),
+    ("Report online on the portal (cybercrime.gov.in).", "place", True),
+    ("Apply to the Judicial Magistrate of the First Class.", "place", True),
+    ("Go to the nearest police station.", "place", True),
+    ("Never share an OTP with anyone.", "place", False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "kind", "expected"), GIVEN, ids=[s for s, *_ in GIVEN])
+def test_a_sentence_gives_the_kind(sentence: str, kind: str, expected: bool) -> None:
+    assert gives(sentence, (kind,)) is expected
+    assert bonus(sentence, (kind,)) == (TYPE_BONUS if expected else 0.0)
+    assert bonus(sentence, ()) == 0.0
+
+
+def test_a_sentence_of_the_asked_kind_overtakes_a_slightly_closer_one() -> None:
+    closer = Sentence("PIO: Public Information Officer, who answers RTI applications.", 1)
+    timed = Sentence("30 days from receipt for a normal reply.", 1)
+    vectors = [[1.0, 0.0], [0.97, 0.243]]  # cosines 1.0 and 0.97 to the query
+    assert pick_sentences([closer, timed], vectors, [1.0, 0.0], count=2) == [closer, timed]
+    picked = pick_sentences([closer, timed], vectors, [1.0, 0.0], count=2, kinds=("duration",))
+    assert picked == [timed, closer]
+
+
+def test_the_lead_is_small_a_far_sentence_stays_behind() -> None:
+    closer = Sentence("PIO: Public Information Officer, who answers RTI applications.", 1)
+    far = Sentence("30 days from receipt for a normal reply.", 1)
+    vectors = [[1.0, 0.0], [0.6, 0.8]]  # cosines 1.0 and 0.6
+    picked = pick_sentences([closer, far], vectors, [1.0, 0.0], count=2, kinds=("duration",))
+    assert picked == [closer, far]
