@@ -375,6 +375,15 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you for everything, i will write my death note tonight", "question"),
         ("thanks, will arrange the demand by tonight", "question"),
         ("on behalf of my whole family, thank you. my father is calm now", "greeting"),
+        # round 23: more words of everyday steps ...
+        ("thanks, will file the complaint on the e daakhil portal this weekend", "greeting"),
+        ("thanks, will send a polite reply to the landlord tomorrow", "greeting"),
+        ("thanks, will keep the bills in the cupboard and arrange them date wise", "greeting"),
+        # ... but none that greeted a review's probe when tried
+        ("thanks, i will send them the second payment tomorrow", "question"),
+        ("thanks, will meet them out there tonight", "question"),
+        ("thank you, will write my final letter to my family tonight", "question"),
+        ("thanks, will give my daughter to his family", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
