@@ -75,7 +75,7 @@ def pick_sentences(
     scored = sorted(
         enumerate(sentences),
         key=lambda item: (
-            -(cosine(vectors[item[0]], query_vector) + bonus(item[1].text, kinds)),
+            -(cosine(vectors[item[0]], query_vector) + bonus(item[1].scored_text, kinds)),
             item[0],
         ),
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 MIN_MARKERS = 2  # words of romanised Hindi that make a question one
@@ -25,7 +26,8 @@ class QueryWords:
     markers: frozenset[str] = frozenset()  # romanised Hindi that is no English word ("kya")
     function_words: frozenset[str] = frozenset()  # its grammar words, English look-alikes too
     english: frozenset[str] = frozenset()  # words the embedder reads, lower case
-    glosses: Mapping[str, str] = field(default_factory=dict)  # "nahi": "not", "कहाँ": "where"
+    # "nahi": "not", "कहाँ": "where" (read-only; one word per key)
+    glosses: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
     def of(
@@ -44,7 +46,7 @@ class QueryWords:
             frozenset(marks),
             frozenset(w.lower() for w in function_words) | marks,
             frozenset(w.lower() for w in english) | frozenset(expanded),
-            {word.lower(): gloss for word, gloss in (glosses or {}).items()},
+            MappingProxyType({word.lower(): gloss for word, gloss in (glosses or {}).items()}),
         )
 
     def romanised(self, text: str) -> bool:

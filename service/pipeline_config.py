@@ -98,9 +98,10 @@ def query_words(config_dir: Path, keywords: Mapping[str, str]) -> QueryWords:
             raise ConfigFileError(f"{path}: `{name}` must be a list of words")
     glosses = raw.get("glosses", {})
     if not isinstance(glosses, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in glosses.items()
+        isinstance(k, str) and len(k.split()) == 1 and isinstance(v, str) and v.strip()
+        for k, v in glosses.items()
     ):
-        raise ConfigFileError(f"{path}: `glosses` must map words to their English")
+        raise ConfigFileError(f"{path}: `glosses` must map single words to their English")
     english = ENGLISH_WORDS.read_text(encoding="utf-8").split()
     return QueryWords.of(
         lists["markers"], lists["function_words"], [*english, *lists["english"]], keywords, glosses

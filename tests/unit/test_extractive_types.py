@@ -32,6 +32,12 @@ ASKED = [
     ("how much time does it take", ("duration",)),
     ("What is anticipatory bail?", ()),
     ("What are the charges against my brother?", ()),  # criminal charges, not a price
+    ("How much longer will my case take?", ("duration",)),
+    ("How much evidence do I need?", ()),
+    ("इसमें कितना समय लगता है", ("duration",)),
+    ("kitni der lagegi", ("duration",)),
+    ("कितना मुआवजा मिलेगा", ("amount",)),
+    ("police ne kaha FIR nahi likhenge", ()),  # "kaha": said
     ("My husband beats me, what can I do?", ()),
 ]  # fmt: skip
 
@@ -47,6 +53,10 @@ GIVEN = [
     ("48 hours when the information concerns the life or liberty of a person.", "duration", True),
     ("File the complaint within 2 years of the cause of action.", "duration", True),
     ("Section 125 CrPC is now Section 144 BNSS.", "duration", False),  # a number is no span
+    ("A child is any person below 18 years of age.", "duration", False),  # an age
+    ("Parents over 60 years old can apply.", "duration", False),
+    ("Such conduct does not amount to cruelty.", "amount", False),
+    ("Reply within thirty days of the notice.", "duration", True),
     ("The PIO answers RTI applications.", "duration", False),
     ("For central government offices the fee is Rs. 10.", "amount", True),
     ("There is no fee for complaints up to Rs. 5 lakh.", "amount", True),

@@ -35,6 +35,8 @@ def test_keys_that_fold_together_mean_the_same() -> None:
         ("talaaq ke baad", "divorce"),
         ("फेसबुक पर फर्जी आईडी", "Facebook"),
         ("क्या बेल मिलेगी", "bail"),
+        ("बेल नहीं मिली तो क्या करें", "bail"),
+        ("मुझे बेल कब मिलेगी", "bail"),
         ("चार्जशीट नहीं आई तो बेल का हक", "right to bail"),
         ("malik ne bijli kaat di", "landlord"),
         ("beta ghar se nikal raha hai", "thrown out of the house"),
@@ -65,6 +67,9 @@ def test_common_spellings_find_their_entry(text: str, wanted: str) -> None:
         "the team was thrown out of the tournament",
         "बेल का शरबत कैसे बनाते हैं",  # the bael fruit
         "बेल के पत्ते पूजा में",
+        "बेल कैसे लगाएं",  # a vine
+        "मनी प्लांट की बेल कैसे बढ़ाएं",
+        "बेल के लिए खाद",
     ],
 )
 def test_english_words_do_not_pick_up_hinglish_entries(text: str) -> None:

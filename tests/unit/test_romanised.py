@@ -67,7 +67,9 @@ SHIPPED = query_words(Path("/nonexistent"), {"kiraya": "rent landlord tenant"})
         ("DIN number kahan milega aur kya hai", " (company)", "DIN number where (company)"),
         ("चार्जशीट टाइम पर नहीं आई तो क्या बेल का हक बनता है?", " (charge sheet; right to bail)",
          "not ? (charge sheet; right to bail)"),
-        ("बेल का शरबत कैसे बनाते हैं", "", "बेल का शरबत कैसे बनाते हैं"),
+        # "kaha" is as often "said" as "where": no gloss
+        ("police ne kaha FIR nahi likhenge, kya karu", " (First Information Report)",
+         "police FIR not , (First Information Report)"),
         ("What is the notice period for a tenant to leave?", " (tenant)",
          "What is the notice period for a tenant to leave? (tenant)"),
     ],
@@ -102,10 +104,20 @@ def test_shipped_glosses_are_english_the_embedder_reads() -> None:
     assert not set(SHIPPED.glosses) & SHIPPED.english - {"din", "sal"}  # look-alikes, on purpose
 
 
-def test_bad_glosses_name_the_file(tmp_path: Path) -> None:
-    (tmp_path / "query_words.yaml").write_text("glosses: [nahi, not]\n", encoding="utf-8")
+@pytest.mark.parametrize(
+    "glosses",
+    ["[nahi, not]", "{kab tak: until}", "{nahi: ''}", "{nahi: [not]}"],
+    ids=["a list", "two words in a key", "an empty gloss", "a gloss that is no text"],
+)
+def test_bad_glosses_name_the_file(tmp_path: Path, glosses: str) -> None:
+    (tmp_path / "query_words.yaml").write_text(f"glosses: {glosses}\n", encoding="utf-8")
     with pytest.raises(ConfigFileError, match="query_words.yaml.*glosses"):
         query_words(tmp_path, {})
+
+
+def test_glosses_are_read_only() -> None:
+    with pytest.raises(TypeError):
+        SHIPPED.glosses["nahi"] = "yes"  # type: ignore[index]
 
 
 def test_a_bad_list_names_the_file(tmp_path: Path) -> None:

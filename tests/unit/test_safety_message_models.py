@@ -384,6 +384,10 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, will meet them out there tonight", "question"),
         ("thank you, will write my final letter to my family tonight", "question"),
         ("thanks, will give my daughter to his family", "question"),
+        ("thanks, will share my card details on whatsapp today", "question"),
+        ("thank you, will share my debit card details on whatsapp with the officer", "question"),
+        ("thanks, will give the demand to the sho tonight", "question"),
+        ("thanks, will share my card details with the officer tomorrow", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
