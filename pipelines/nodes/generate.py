@@ -83,6 +83,9 @@ async def extractive(found: Retrieval, deps: PipelineDeps) -> Answer:
             query=found.search_text,
             expansion=found.expansion,
             matched=found.matched_children,
+            scores=[source.score for source in found.sources],
+            documents=[source.doc_id or source.source for source in found.sources],
+            uploads=[bool(source.extra.get("is_temporary")) for source in found.sources],
         )
     except Exception as exc:  # noqa: BLE001 - degrade, don't die
         _log.warning("extractive answer failed: %s", type(exc).__name__)

@@ -1,11 +1,12 @@
-"""The kind of answer a question asks for (pipelines/extractive_types.py), and the lead a
-sentence of that kind gets in the extractive answer."""
+"""The kind of answer a question asks for (pipelines/extractive_types.py), the lead a sentence
+of that kind gets in the extractive answer, and which passages may give its sentences
+(pipelines/extractive.close_passages)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipelines.extractive import pick_sentences
+from pipelines.extractive import FAR_PASSAGE, close_passages, pick_sentences
 from pipelines.extractive_types import TYPE_BONUS, asked_kinds, bonus, gives
 from pipelines.extractive_units import Sentence
 
@@ -91,3 +92,34 @@ def test_the_lead_is_small_a_far_sentence_stays_behind() -> None:
     vectors = [[1.0, 0.0], [0.6, 0.8]]  # cosines 1.0 and 0.6
     picked = pick_sentences([closer, far], vectors, [1.0, 0.0], count=2, kinds=("duration",))
     assert picked == [closer, far]
+
+
+FAR = [
+    # (case, scores, documents, kept passages)
+    ("another document far below gives nothing", [0.71, 0.58, 0.50], ["c", "c", "r"], [0, 1]),
+    ("the best document's passages stay, however far", [0.71, 0.40, 0.50], ["c", "c", "r"],
+     [0, 1]),
+    ("another document close by stays", [0.71, 0.60, 0.57], ["c", "r", "g"], [0, 1, 2]),
+    ("the best need not come first", [0.50, 0.71, 0.60], ["r", "c", "c"], [1, 2]),
+    ("no scores: every passage", [], [], [0, 1, 2]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("scores", "documents", "kept"), [case[1:] for case in FAR], ids=[case[0] for case in FAR]
+)
+def test_passages_of_other_documents_far_below_the_best_give_no_sentence(
+    scores: list[float], documents: list[str], kept: list[int]
+) -> None:
+    passages = ["first passage.", "second passage.", "third passage."]
+    chosen = close_passages(passages, scores, documents)
+    assert len(chosen) == len(passages)  # places kept: citations still number the sources
+    assert [i for i, text in enumerate(chosen) if text] == kept
+    assert all(chosen[i] == passages[i] for i in kept)
+    assert pytest.approx(0.15) == FAR_PASSAGE
+
+
+def test_the_users_own_upload_always_gives_sentences() -> None:
+    passages = ["the best.", "the user's lease.", "far away."]
+    chosen = close_passages(passages, [0.9, 0.2, 0.2], ["c", "lease", "r"], [False, True, False])
+    assert chosen == ["the best.", "the user's lease.", ""]

@@ -102,6 +102,22 @@ async def test_without_a_model_the_answer_is_extractive_and_cited() -> None:
     assert all(line.startswith("- ") and line.rstrip().endswith("]") for line in lines)
 
 
+async def test_the_extractive_answer_reads_no_other_document_far_below_the_best() -> None:
+    kit = await seeded_kit(chat_model=None)
+    state = await retrieved_state(kit, DEPOSIT_Q)
+    found = state["retrieval"]
+    assert len(found.sources) >= 2
+    far = [replace(s, score=0.9 if i == 0 else 0.1, doc_id=f"doc-{i}")
+           for i, s in enumerate(found.sources)]  # fmt: skip
+    answer, _ = await run(kit, {**state, "retrieval": replace(found, sources=tuple(far))})
+    cited = {line.rsplit("[", 1)[1].rstrip("]") for line in answer.response.splitlines()[1:]}
+    assert answer.mode == "extractive" and cited == {"1"}
+    close = [replace(s, score=0.9, doc_id=f"doc-{i}") for i, s in enumerate(found.sources)]
+    answer, _ = await run(kit, {**state, "retrieval": replace(found, sources=tuple(close))})
+    cited = {line.rsplit("[", 1)[1].rstrip("]") for line in answer.response.splitlines()[1:]}
+    assert cited - {"1"}  # the same passages, all close: the others give sentences too
+
+
 async def test_a_failing_model_degrades_to_the_sources_and_says_so() -> None:
     kit = await seeded_kit(chat_model=FakeChatModel(fail=True, fail_reason="breaker_open"))
     state = await retrieved_state(kit, DEPOSIT_Q)
