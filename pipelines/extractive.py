@@ -186,5 +186,6 @@ async def extractive_answer(
     ranked, units = await rank_units(passages, query_vector, embedder, **choice)
     query = choice.get("query", "")
     how_to = query if asks_how(query) else ""
-    picked, numbered = arrange(ranked, units, count=choice["count"], how_to=how_to)
+    kinds = asked_kinds(query)
+    picked, numbered = arrange(ranked, units, count=choice["count"], how_to=how_to, kinds=kinds)
     return render_extractive(picked, numbered=numbered) if picked else None

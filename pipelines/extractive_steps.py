@@ -3,7 +3,9 @@
 The units closest to the question come first, except that the items of one list stay together
 and in the list's order. When the question asks how to do something and a list ranks at the
 top, the answer is that list, whole and in order (numbered steps keep their numbers), after at
-most one sentence that ranked above it.
+most one sentence that ranked above it. When the question asks for a kind of answer (a span of
+time, an amount, a place: extractive_types.py) and a line to show is an item of a short list
+whose every item gives that kind ("Time limits"), the answer is that list, whole and in order.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from collections.abc import Sequence
 
 from pipelines.extractive_prefilter import terms
 from pipelines.extractive_text import lower_first
+from pipelines.extractive_types import gives
 from pipelines.extractive_units import Sentence
 
 MAX_STEPS = 8  # items of a list shown for a how-to question
+MAX_KIND_ITEMS = 5  # a list shown whole when its items all give the kind of answer asked
 STEP_RANKS = 2  # a list answers a how-to question when one of its items ranks this high,
 HEADING_COVER = 0.6  # or when its heading holds this share of the question's words
 _HOW_TO = re.compile(
@@ -71,12 +75,28 @@ def steps_for(
     return [u for u in everything if u.group == group][:MAX_STEPS] if group else []
 
 
+def list_of_kind(
+    shown: Sequence[Sentence], everything: Sequence[Sentence], kinds: tuple[str, ...]
+) -> list[Sentence]:
+    """A short list whose every item gives the kind of answer asked ("Time limits: 30 days
+    for a normal reply; 48 hours when ...; 35 days ..."), when one of its items is among the
+    lines to show: the whole list, in order, is the answer. Empty otherwise."""
+    for unit in shown:
+        if unit.group is None:
+            continue
+        members = [u for u in everything if u.group == unit.group]
+        if len(members) <= MAX_KIND_ITEMS and all(gives(u.scored_text, kinds) for u in members):
+            return members
+    return []
+
+
 def arrange(
     ranked: Sequence[Sentence],
     everything: Sequence[Sentence],
     *,
     count: int,
     how_to: str = "",
+    kinds: tuple[str, ...] = (),
 ) -> tuple[list[Sentence], bool]:
     """The units to show, in order, and whether they are one list's steps (numbers shown).
 
@@ -85,6 +105,8 @@ def arrange(
     how to do something."""
     if count <= 0 or not ranked:
         return [], False
+    if kinds and (listed := list_of_kind(ranked[:count], everything, kinds)):
+        return listed, False
     if how_to:
         steps = steps_for(how_to, ranked, everything)
         if steps:

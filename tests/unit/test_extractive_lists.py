@@ -154,6 +154,35 @@ def test_a_list_is_found_by_its_heading_when_no_item_ranks_high() -> None:
     assert picked == steps
 
 
+LIMITS = [
+    unit(text, 1, 5, section="Time limits")
+    for text in (
+        "30 days from receipt for a normal reply.",
+        "48 hours when the information concerns life or liberty.",
+        "35 days when the application goes through an APIO.",
+    )
+]
+
+
+def test_a_short_list_giving_the_asked_kind_is_the_whole_answer() -> None:
+    ranked = [PROSE, OTHER, LIMITS[2], LIMITS[0]]
+    everything = [OTHER, *LIMITS, PROSE]
+    picked, numbered = arrange(ranked, everything, count=3, kinds=("duration",))
+    assert picked == LIMITS and not numbered
+    # not asked for a span of time, or the item not among the lines shown: as before
+    assert arrange(ranked, everything, count=3)[0] == [PROSE, OTHER, LIMITS[2]]
+    assert arrange(ranked, everything, count=2, kinds=("duration",))[0] == [PROSE, OTHER]
+
+
+def test_a_list_whose_items_do_not_all_give_the_kind_is_not_shown_whole() -> None:
+    mixed = [*LIMITS, unit("The PIO must give reasons for a refusal.", 1, 5)]
+    picked, _ = arrange([mixed[0], PROSE], [*mixed, PROSE], count=2, kinds=("duration",))
+    assert picked == [mixed[0], PROSE]
+    longer = [unit(f"{n} days in case number {n}.", 1, 6) for n in range(1, 8)]  # too long
+    picked, _ = arrange([longer[0], PROSE], [*longer, PROSE], count=2, kinds=("duration",))
+    assert picked == [longer[0], PROSE]
+
+
 def test_render_reads_the_intro_once_and_joins_fragments() -> None:
     refused = split_sentences([REFUSED])[1:3]
     assert render_lines(refused, numbered=False) == [
