@@ -80,7 +80,7 @@ def pick_sentences(
     scored = sorted(
         enumerate(sentences),
         key=lambda item: (
-            -(cosine(vectors[item[0]], query_vector) + bonus(item[1].scored_text, kinds)),
+            -(cosine(vectors[item[0]], query_vector) + bonus(item[1].text, kinds)),
             item[0],
         ),
     )
@@ -152,14 +152,21 @@ def close_passages(
     """The passages an answer's sentences may come from: a passage of another document than
     the best one's, scoring `FAR_PASSAGE` or more below the best, is left out (its place kept,
     so citations still number the sources); it stays a source. The user's own uploads
-    (`uploads[i]`) always stay: they were put there for this user's questions."""
-    if len(scores) != len(passages) or len(documents) != len(passages) or not passages:
+    (`uploads[i]`) always stay: they were put there for this user's questions. A score of 0 or
+    less, or none, is no measure (a passage the keyword search alone found): it is never the
+    best, and such a passage of another document stays only when the fusion ranked it
+    first."""
+    known = [i for i, score in enumerate(scores) if math.isfinite(score) and score > 0]
+    if len(scores) != len(passages) or len(documents) != len(passages) or not known:
         return list(passages)
-    best = max(range(len(scores)), key=scores.__getitem__)
+    best = max(known, key=scores.__getitem__)
     own = list(uploads) if len(uploads) == len(passages) else [False] * len(passages)
     return [
         text
-        if own[i] or documents[i] == documents[best] or scores[i] > scores[best] - FAR_PASSAGE
+        if own[i]
+        or documents[i] == documents[best]
+        or (i in known and round(scores[best] - scores[i], 6) < FAR_PASSAGE)
+        or (i == 0 and i not in known)  # ranked first by the fusion without a dense score
         else ""
         for i, text in enumerate(passages)
     ]

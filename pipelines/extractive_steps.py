@@ -80,13 +80,16 @@ def list_of_kind(
 ) -> list[Sentence]:
     """A short list whose every item gives the kind of answer asked ("Time limits: 30 days
     for a normal reply; 48 hours when ...; 35 days ..."), when one of its items is among the
-    lines to show: the whole list, in order, is the answer. Empty otherwise."""
-    for unit in shown:
+    lines to show: the whole list, in order, after at most one line ranked above it that gives
+    the kind too. Each item must give it in its own words, not through its heading or intro
+    (every item under "Court fees" would). Empty otherwise."""
+    for position, unit in enumerate(shown):
         if unit.group is None:
             continue
         members = [u for u in everything if u.group == unit.group]
-        if len(members) <= MAX_KIND_ITEMS and all(gives(u.scored_text, kinds) for u in members):
-            return members
+        if len(members) <= MAX_KIND_ITEMS and all(gives(u.text, kinds) for u in members):
+            above = [u for u in shown[:position] if u.group is None and gives(u.text, kinds)]
+            return [*above[:1], *members]
     return []
 
 
@@ -105,15 +108,15 @@ def arrange(
     how to do something."""
     if count <= 0 or not ranked:
         return [], False
+    steps = steps_for(how_to, ranked, everything) if how_to else []
+    if steps:  # a how-to question's steps come before any list of the kind asked
+        first = steps[0]
+        same = [u for u in ranked if (u.citation, u.section) == (first.citation, first.section)]
+        above = [u for u in same[:1] if u.group is None]
+        return [*above, *steps], True
     if kinds and (listed := list_of_kind(ranked[:count], everything, kinds)):
         return listed, False
     if how_to:
-        steps = steps_for(how_to, ranked, everything)
-        if steps:
-            first = steps[0]
-            same = [u for u in ranked if (u.citation, u.section) == (first.citation, first.section)]
-            above = [u for u in same[:1] if u.group is None]
-            return [*above, *steps], True
         return _in_passage_order(ranked[:count], everything), False
     return _together(ranked[:count], everything), False
 

@@ -183,6 +183,31 @@ def test_a_list_whose_items_do_not_all_give_the_kind_is_not_shown_whole() -> Non
     assert picked == [longer[0], PROSE]
 
 
+def test_a_how_to_question_keeps_its_steps_before_a_list_of_the_kind() -> None:
+    everything = [A, B, C, *LIMITS, PROSE]
+    picked, numbered = arrange(
+        [A, LIMITS[0], PROSE], everything, count=3, how_to="how do i", kinds=("duration",)
+    )
+    assert picked == [A, B, C] and numbered
+
+
+def test_items_must_give_the_kind_in_their_own_words_not_their_heading() -> None:
+    fees = [
+        unit(text, 1, 8, section="Court fees", lead="Court fees:")
+        for text in ("two photographs.", "an identity card.", "a signed form.")
+    ]
+    best = unit("The court fee for a petition is Rs. 500.", 2)
+    picked, _ = arrange([best, fees[0]], [*fees, best], count=2, kinds=("amount",))
+    assert picked == [best, fees[0]]
+
+
+def test_one_line_above_the_list_that_gives_the_kind_stays() -> None:
+    appeal = unit("File a first appeal within 30 days of the refusal.", 1)
+    ranked = [PROSE, appeal, LIMITS[1]]
+    picked, _ = arrange(ranked, [OTHER, *LIMITS, appeal, PROSE], count=3, kinds=("duration",))
+    assert picked == [appeal, *LIMITS]
+
+
 def test_render_reads_the_intro_once_and_joins_fragments() -> None:
     refused = split_sentences([REFUSED])[1:3]
     assert render_lines(refused, numbered=False) == [

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.extractive import FAR_PASSAGE, close_passages, pick_sentences
+from pipelines.extractive import FAR_PASSAGE, close_passages, extractive_answer, pick_sentences
 from pipelines.extractive_types import TYPE_BONUS, asked_kinds, bonus, gives
 from pipelines.extractive_units import Sentence
+from tests.fakes.embedder import FakeEmbedder
 
 ASKED = [
     # (question, kinds)
@@ -102,6 +103,12 @@ FAR = [
     ("another document close by stays", [0.71, 0.60, 0.57], ["c", "r", "g"], [0, 1, 2]),
     ("the best need not come first", [0.50, 0.71, 0.60], ["r", "c", "c"], [1, 2]),
     ("no scores: every passage", [], [], [0, 1, 2]),
+    ("0.15 below is far", [0.71, 0.56, 0.60], ["c", "r", "g"], [0, 2]),
+    ("found by keywords alone and ranked first: kept, never the best", [0.0, 0.71, 0.50],
+     ["r", "c", "g"], [0, 1]),
+    ("found by keywords alone further down: far", [0.71, 0.60, 0.0], ["c", "g", "r"], [0, 1]),
+    ("a score that is no number is not judged", [float("nan"), 0.9, 0.7], ["r", "c", "g"],
+     [0, 1]),
 ]  # fmt: skip
 
 
@@ -117,6 +124,23 @@ def test_passages_of_other_documents_far_below_the_best_give_no_sentence(
     assert [i for i, text in enumerate(chosen) if text] == kept
     assert all(chosen[i] == passages[i] for i in kept)
     assert pytest.approx(0.15) == FAR_PASSAGE
+
+
+async def test_the_answer_to_a_duration_question_is_the_list_of_time_limits() -> None:
+    embedder = FakeEmbedder()
+    passages = [
+        "The PIO answers requests for information.\n\n## Time limits\n\n"
+        "- 30 days from receipt for a normal reply.\n"
+        "- 48 hours when the information concerns life or liberty.\n"
+        "- 35 days when the request goes through an assistant officer.\n\n"
+        "Appeals go to a senior officer of the same office."
+    ]
+    question = "How many days does the PIO have to reply to a request?"
+    query = embedder.embed_sync(question)
+    answer = await extractive_answer(passages, query, embedder, count=4, query=question)
+    assert answer is not None
+    lines = answer.splitlines()[1:]
+    assert [line.split(" ", 2)[1] for line in lines] == ["30", "48", "35"]
 
 
 def test_the_users_own_upload_always_gives_sentences() -> None:
