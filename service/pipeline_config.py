@@ -19,6 +19,7 @@ from pipelines.safety.linear import LinearTextModel
 from pipelines.safety.message_models import HEADS, MessageModels
 from pipelines.safety.rules import SafetyRules
 from service.settings import Settings
+from service.word_lists import read_words
 
 log = logging.getLogger("warden.config")
 DEFAULT_CONFIG_DIR = Path(__file__).parent / "config"
@@ -102,7 +103,7 @@ def query_words(config_dir: Path, keywords: Mapping[str, str]) -> QueryWords:
         for k, v in glosses.items()
     ):
         raise ConfigFileError(f"{path}: `glosses` must map single words to their English")
-    english = ENGLISH_WORDS.read_text(encoding="utf-8").split()
+    english = read_words(ENGLISH_WORDS)  # the list the person-name recognizer reads
     return QueryWords.of(
         lists["markers"], lists["function_words"], [*english, *lists["english"]], keywords, glosses
     )

@@ -257,3 +257,15 @@ async def test_romanised_hindi_is_embedded_as_its_english_words() -> None:
     assert repr("FIR , police complaint (First Information Report)") in embedded
     [sent] = index.sparse_seen
     assert sent == encode_query(query + found.expansion)
+
+
+async def test_a_romanised_question_is_masked_before_its_english_is_embedded() -> None:
+    """The romanised-Hindi path (readable words, glosses) reads the masked question only."""
+    words = QueryWords.of(["kaise", "hai"], [], ["police", "write"], {}, {"kaise": "how"})
+    kit = await seeded_kit(config=kit_config(query_words=words))
+    query = f"FIR kaise likhwate hai police ko, write to {EMAIL}, I am Asha Rao"
+    await retrieve(question_state(query), runtime(kit.deps(spy=True)))
+    seen = texts_seen(kit)
+    assert EMAIL not in seen and "Asha Rao" not in seen
+    [embedded] = kit.spies["embed"].seen
+    assert repr("FIR how police , write , (First Information Report)") in embedded

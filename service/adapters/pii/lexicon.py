@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from service.word_lists import read_words
+
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config" / "pii"
 
 
@@ -99,11 +101,6 @@ def faker_places() -> set[str]:
     return {p.casefold() for p in places}
 
 
-def _read_words(path: Path) -> frozenset[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(w.strip().casefold() for w in lines if w.strip() and not w.startswith("#"))
-
-
 def config_words(settings: dict[str, object], key: str) -> list[str]:
     """A list of words from a YAML file; refuses what YAML read as something else
     (unquoted `no` is False, `name:` a mapping)."""
@@ -130,7 +127,7 @@ def load_lexicon(config_dir: Path = CONFIG_DIR) -> NameLexicon:
     return NameLexicon(
         given=frozenset(given - connectors),
         surnames=frozenset(surnames - connectors),
-        english=_read_words(config_dir / "english_words.txt")
+        english=read_words(config_dir / "english_words.txt")
         | frozenset(config_words(settings, "everyday_hinglish")),
         titles=frozenset(t.rstrip(".") for t in config_words(settings, "titles")),
         cues=_phrases(config_words(settings, "cues")),
