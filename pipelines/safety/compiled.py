@@ -95,7 +95,10 @@ class CompiledRules:
     thanks_plan_inner: re.Pattern[str] = re.compile(NEVER)  # "i will draft", inside a clause
     thanks_plan_prefix: frozenset[str] = frozenset()  # what may come before it
     thanks_as_advised: re.Pattern[str] = re.compile(NEVER)  # "as you said": the advice followed
-    thanks_plan_words: frozenset[str] = frozenset()  # all a plan's clause may hold
+    thanks_plan_words: frozenset[str] = frozenset()  # all a handover's clause may hold
+    thanks_plan_handovers: frozenset[str] = frozenset()  # "give": only `thanks_plan_words`
+    thanks_plan_risks: re.Pattern[str] = re.compile(NEVER)  # "pay", "alone": no plan of advice
+    thanks_plan_moves: re.Pattern[str] = re.compile(NEVER)  # "going to": a place follows
     embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
     embedded_subjects: frozenset[str] = frozenset()
     thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
@@ -192,6 +195,9 @@ def compile_rules(
         thanks_plan_words=_single_words(
             greeting, ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
         ),
+        thanks_plan_handovers=_single_words(greeting, ("thanks_plan_handovers",)),
+        thanks_plan_risks=_phrases(greeting, "thanks_plan_risks"),
+        thanks_plan_moves=_phrases(greeting, "thanks_plan_moves"),
         embedded_after=_single_words(greeting, ("embedded_after",)),
         embedded_subjects=_single_words(greeting, ("embedded_subjects",)),
         thanks_idioms=_phrases(greeting, "thanks_idioms"),

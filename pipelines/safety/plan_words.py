@@ -37,9 +37,10 @@ def plan_regex(
     languages: Mapping[str, RuleSet], opening_only: bool = False, inner: bool = False
 ) -> re.Pattern[str]:
     """A plan at the start of a clause: a first person's future ("i will", or at the clause's
-    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send"); with
-    `opening_only`, the future alone, whatever verb follows; `inner`: "i will" and its verb
-    anywhere (its caller checks what comes before)."""
+    start a bare "will"), adverbs, then a verb of acting on advice ("draft", "send"), or going
+    somewhere ("going to [the forum]", `thanks_plan_moves`); with `opening_only`, the future
+    alone, whatever verb follows; `inner`: "i will" and its verb anywhere (its caller checks
+    what comes before)."""
     verbs = entries(languages, "thanks_plan_verbs")
     if not verbs:
         return re.compile(NEVER)
@@ -49,8 +50,9 @@ def plan_regex(
     acks = rf"(?:(?:{alternation(leads)}) )*"
     openers = alternation(entries(languages, "thanks_plan_openers"))
     starts = alternation(entries(languages, "thanks_plan_starts"))
+    moves = alternation(entries(languages, "thanks_plan_moves"))  # "going to [the forum]"
     if opening_only:
-        return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts}))(?!\S)")
+        return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})|(?:{moves}))(?!\S)")
     if inner:
         return re.compile(rf"(?<!\S)(?:{openers}) {acts}")
-    return re.compile(rf"{acks}(?:(?:{openers})|(?:{starts})) {acts}")
+    return re.compile(rf"{acks}(?:(?:(?:{openers})|(?:{starts})) {acts}|(?:{moves})(?!\S))")

@@ -13,6 +13,12 @@ from pipelines.safety.rules import SafetyRules
 # a plan's clause holds at most this many words after its verb, all of them words of a plan
 # ("I'll draft the RTI application tonight and post it tomorrow"); a longer one tells more
 PLAN_MAX_WORDS = 12
+# a plan that hands nothing over may name other words too, up to this many, none of them a risk
+# ("I will go to the sub registrar office on friday with the sale deed and the encumbrance
+# certificate"; not "will go to the terrace tonight")
+OPEN_PLAN_MAX_WORDS = 20
+# a number beside them is a count ("3 copies", "at 10"), not an amount
+OPEN_PLAN_NUMBER_DIGITS = 2
 # a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
 # 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
 SHORT_NUMBER_DIGITS = 4
@@ -36,8 +42,9 @@ def outcome(clause: str, rules: SafetyRules) -> bool:
 
 def plans(clause: str, rules: SafetyRules) -> bool:
     """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
-    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday") made
-    only of the words of such a plan: "will pay the bribe the clerk asked for" is no plan."""
+    opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday", "going to
+    the sub registrar office with the sale deed") that names no risk: "will pay the bribe the
+    clerk asked for" is no plan (`planned`)."""
     endings = rules.compiled.thanks_plan_endings
     if endings and any(word.endswith(endings) for word in clause.split()):
         return True
@@ -45,7 +52,10 @@ def plans(clause: str, rules: SafetyRules) -> bool:
 
 
 def planned(clause: str, rules: SafetyRules) -> bool:
-    """A clause that opens with a plan made only of the words of such a plan (`plans`)."""
+    """A clause that opens with a plan: made only of `thanks_plan_words` (at most
+    `PLAN_MAX_WORDS` after its verb), or, unless its verb hands something over ("give"), of
+    at most `OPEN_PLAN_MAX_WORDS` with none of `thanks_plan_risks`, no amount and no Hinglish
+    word (`_foreign`)."""
     compiled = rules.compiled
     plan = compiled.thanks_plans.match(clause)
     if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
@@ -55,9 +65,33 @@ def planned(clause: str, rules: SafetyRules) -> bool:
         ):
             return False
     rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
-    before = clause[: plan.end()].split()[-1:] + rest  # each word's predecessor
+    verb = clause[: plan.end()].split()[-1:]
+    before = verb + rest  # each word's predecessor
     words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
-    return len(rest) <= PLAN_MAX_WORDS and compiled.thanks_plan_words.issuperset(words)
+    others = [word for word in words if word not in compiled.thanks_plan_words]
+    if rest and not _acts(rest[0], clause[: plan.end()], rules):
+        return False
+    if not compiled.thanks_plan_handovers.isdisjoint(verb):
+        return not others and len(rest) <= PLAN_MAX_WORDS
+    return (
+        len(rest) <= OPEN_PLAN_MAX_WORDS
+        and not compiled.thanks_plan_risks.search(" ".join(rest))
+        and not any(_foreign(word, rules) for word in others)
+    )
+
+
+def _acts(first: str, opening: str, rules: SafetyRules) -> bool:
+    """After going somewhere (`thanks_plan_moves`) comes a word of a plan ("going to [the]
+    tehsil", "going to [apply]"), not "going to sleep in the car"."""
+    compiled = rules.compiled
+    return first in compiled.thanks_plan_words or not compiled.thanks_plan_moves.search(opening)
+
+
+def _foreign(word: str, rules: SafetyRules) -> bool:
+    """An amount ("5000") or a Hinglish word ("pati ghar pe hai"): no open plan's word."""
+    if word.isdigit():
+        return len(word) > OPEN_PLAN_NUMBER_DIGITS
+    return word in rules.compiled.not_english
 
 
 def _counted(word: str, lead: str, rules: SafetyRules) -> bool:

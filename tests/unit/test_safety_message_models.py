@@ -388,6 +388,36 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, will share my debit card details on whatsapp with the officer", "question"),
         ("thanks, will give the demand to the sho tonight", "question"),
         ("thanks, will share my card details with the officer tomorrow", "question"),
+        # round 24: a plan that hands nothing over may name words no list holds ...
+        (
+            "Thank you for patiently answering. I will go to the sub-registrar office on "
+            "Friday with the title deed and the encumbrance certificate.",
+            "greeting",
+        ),
+        ("thanks, I'll consult a property lawyer before signing the agreement to sell", "greeting"),
+        ("thanks madam, I am going to the women police station with my sister at 10", "greeting"),
+        ("thanks sir ji. will print 3 copies of the complaint and get receiving stamp", "greeting"),
+        ("tysm yaar, going to the courier office now to send the notice", "greeting"),
+        # ... but none of the risks, no handover, no amount, no Hinglish, no far place
+        ("thanks, will go to his flat tonight to talk it over", "question"),
+        ("thank you, will go to the hotel alone to meet the agent", "question"),
+        ("thanks, will tell the magistrate i lied about the harassment", "question"),
+        ("thank you, will withdraw the complaint as my father in law says", "question"),
+        ("thanks, will get my 14 year old daughter married this summer", "question"),
+        ("thanks, will make the payment through the link now", "question"),
+        ("thanks, i will go to the terrace tonight", "question"),
+        ("thank you, will tell the police it was my fault", "question"),
+        ("thank you, will go to the hospital for the burns", "question"),
+        ("thanks, will go with the employer to the new place", "question"),
+        ("thanks, will give the original sale deed to the broker", "question"),
+        ("thanks, will deposit 45000 in the account he gave", "question"),
+        ("thanks madam, will call you kal, pati ghar pe hai abhi", "question"),
+        ("thank you, going to sleep in the car tonight as the landlord threw us out", "question"),
+        (
+            "thanks, will go to the sub registrar office on friday with the sale deed and the "
+            "encumbrance certificate and the old papers of the plot",  # over 20 words
+            "question",
+        ),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
