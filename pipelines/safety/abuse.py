@@ -68,10 +68,14 @@ FRIENDLY = 0.9  # the small-talk head this sure, and the insult head under AMBIG
 
 
 def _friendly(prepared: Prepared, rules: SafetyRules) -> bool:
-    """The heads trained on legal-aid chat read a friendly message ("You're very helpful, you
-    know that?", "my mother also says thank you"), which the insult model, trained on online
-    comments, scores by its "you're" and "mother"."""
+    """A blessing with no insult word ("god bless you and your whole team"), or the heads
+    trained on legal-aid chat read a friendly message ("You're very helpful, you know that?",
+    "my mother also says thank you"), which the insult model, trained on online comments,
+    scores by its "you're" and "mother"."""
     models = rules.message_models
+    blessed = rules.compiled.blessings.search(prepared.words) is not None  # "god bless you"
+    if blessed and not any(holds_insult(clause, rules) for clause in prepared.clauses):
+        return True
     return (
         models is not None
         and head_score(models, "social", prepared) >= FRIENDLY

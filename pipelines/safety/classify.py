@@ -3,9 +3,10 @@
 Order: abuse, then injection (either makes the message "abusive"; abuse is the commoner reject
 and the cheaper check, so an insult is refused without the injection decoders), then greeting;
 then the message models (pipelines/safety/second_look.py) on a message no rule decided or
-looked at closely; anything else is a question. A message the abuse rules looked at closely (a
-quoted mention, reported speech) is never a greeting; praise they spared ("you are the best,
-thanks") may be. The text is normalised once and shared by the detectors.
+looked at closely (on praise the abuse rules spared, the small-talk head alone); anything else
+is a question. A message the abuse rules looked at closely (a quoted mention, reported speech)
+is never a greeting; praise they spared ("you are the best, thanks") may be. The text is
+normalised once and shared by the detectors.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ def classify_message(text: str, rules: SafetyRules) -> Classification:
         if verdict.flagged:
             return Classification("abusive", verdict.reasons)
         notes += verdict.reasons
+    spared_only = all(note.startswith(SPARED) for note in notes)
     greeting = detect_greeting(text, rules, prepared)
-    if greeting.flagged and all(note.startswith(SPARED) for note in notes):
+    if greeting.flagged and spared_only:
         return _unless_distress(Classification("greeting", greeting.reasons), prepared, rules)
-    if rules.message_models is not None and not notes:
-        second = second_look(text, prepared, rules)
+    if rules.message_models is not None and spared_only:
+        # the insult and injection heads read only what the rules left alone
+        second = second_look(text, prepared, rules, judge=not notes)
         if second is not None:
             return _unless_distress(second, prepared, rules)
     if mentions_greeting(text, rules, prepared):

@@ -48,7 +48,7 @@ def _detect(text: str, rules: SafetyRules, prepared: Prepared | None) -> Verdict
     words = (prepared or compiled.prepare(text)).words
     if not words and _only_emoji(text, compiled.greeting_emoji):
         return GREETING
-    if asks_what_next(text, words, compiled.greeting_followups):
+    if asks_what_next(text, words, rules):
         return CLEAR  # "ok so?", "acha phir?": what comes next is a question
     return GREETING if _greets(words, chars, "?" in text, rules) else CLEAR
 
@@ -93,7 +93,14 @@ def _only_emoji(text: str, emoji: frozenset[str]) -> bool:
     return bool(shown) and all(c in emoji for c in shown)
 
 
-def asks_what_next(text: str, words: str, followups: frozenset[str]) -> bool:
-    """A "?" after a last word such as "so", "phir", "अब": "ok so?", "acha phir?"."""
-    last = words.rsplit(" ", 1)[-1]
-    return "?" in text and last in followups
+def asks_what_next(text: str, words: str, rules: SafetyRules) -> bool:
+    """A "?" after a last word such as "so", "phir", "अब": "ok so?", "acha phir?"; not a
+    question to the assistant about itself ("what are you doing now?")."""
+    compiled = rules.compiled
+    said = words.split()
+    return (
+        "?" in text
+        and bool(said)
+        and said[-1] in compiled.greeting_followups
+        and compiled.addressed_words.isdisjoint(said)
+    )

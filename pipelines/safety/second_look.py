@@ -36,13 +36,16 @@ THANKS_WITH_CONTENT = 6  # a longer thanks needs message_social_thanks_threshold
 _UNTRAINED_LETTER = re.compile(r"[^\W\d_a-z\u00c0-\u024f\u0900-\u097f]")
 
 
-def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classification | None:
-    """The route with the head's reason ("abusive", "greeting"), or None: a question."""
+def second_look(
+    text: str, prepared: Prepared, rules: SafetyRules, judge: bool = True
+) -> Classification | None:
+    """The route with the head's reason ("abusive", "greeting"), or None: a question. Without
+    `judge` (praise or a blessing the abuse rules spared), only the small-talk head reads."""
     models, limits = rules.message_models, rules.message_thresholds
     words = prepared.words.split()
     if models is None or not words or len(words) > limits.max_words:
         return None
-    for head, detector in _DETECTORS.items():
+    for head, detector in _DETECTORS.items() if judge else ():
         detect = _head(models, head, rules)
         verdict = detect(text, rules, prepared)
         verdict = spare_quoted_mention(verdict, text, rules, detect, detector)
@@ -63,7 +66,7 @@ def second_look(text: str, prepared: Prepared, rules: SafetyRules) -> Classifica
         limits.social_min_words <= len(words) <= limits.social_max_words
         and not _UNTRAINED_LETTER.search(prepared.flat)
         and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
-        and not asks_what_next(text, prepared.words, rules.compiled.greeting_followups)
+        and not asks_what_next(text, prepared.words, rules)
         and not _asks_for_more(prepared, rules, thanks)  # "explain more", "thanks, elaborate"
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult

@@ -38,6 +38,14 @@ GREETINGS = [
     "सच में बहुत मदद मिली",
     "थैंक्यू",
     "जुग जुग जियो",
+    # round 24: a fact asked for, the assistant's meals, hobbies and sign, a match seen, a slip
+    "tell me a random fact",
+    "what did u eat for dinner?",
+    "whats ur star sign",
+    "have you seen the world cup final?",
+    "oops sorry wrong chat pls ignore",
+    "nothing much, just chilling",
+    "what are you up to now?",  # a question to the assistant, not "ok so?"
 ]
 
 QUESTIONS = [
@@ -51,6 +59,11 @@ QUESTIONS = [
     "bahut relief mila lekin ab wo phir se dhamki de raha hai",
     "कुछ नहीं हुआ थाने में, अब क्या करूँ",
     "अरे वाह, तो क्या मैं जमानत ले सकता हूँ?",
+    "tell me a random fact about bail",
+    "have you seen the FIR I sent?",
+    "sorry wrong message, my husband took my phone",
+    "ok so?",
+    "and now?",
 ]
 
 
