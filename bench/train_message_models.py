@@ -51,7 +51,7 @@ from service.pipeline_config import (  # noqa: E402
 
 OWN = Path(__file__).resolve().parent / "datasets" / "own"
 MODELS = Path(__file__).resolve().parents[1] / "service" / "config" / "models"
-HELD_OUT = ("v21", "v22h", "v24")  # never trained on: the generalisation figures in the README
+HELD_OUT = ("v21", "v22h", "v24", "v26s", "v26t")  # never trained on: the README's held-out figures
 CHAR_NGRAMS = (2, 3, 4)
 # for the small-talk head, grouped 4-fold cross-validation by writer's file (v20 held out) gave
 # English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for C = 1, 3, 10,
