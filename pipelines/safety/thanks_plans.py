@@ -7,6 +7,8 @@ our gate" (pipelines/safety/thanks_closure.py asks these).
 
 from __future__ import annotations
 
+import re
+
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 
@@ -19,6 +21,10 @@ PLAN_MAX_WORDS = 12
 OPEN_PLAN_MAX_WORDS = 20
 # a number beside them is a count ("3 copies", "at 10"), not an amount
 OPEN_PLAN_NUMBER_DIGITS = 2
+AMOUNT = re.compile(r"\d+(?:k|l|lac|lakh|cr)")  # "50k", "2l"
+# the place a plan goes to is its first word after these, within this many
+DETERMINERS = frozenset({"the", "my", "our", "a", "an"})
+PLACE_WORDS = 3
 # a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
 # 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
 SHORT_NUMBER_DIGITS = 4
@@ -40,22 +46,22 @@ def outcome(clause: str, rules: SafetyRules) -> bool:
     return False
 
 
-def plans(clause: str, rules: SafetyRules) -> bool:
+def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
     """A first person's future ("kal thane jaungi", "शिकायत दर्ज करवाऊँगी"), or a clause that
     opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday", "going to
     the sub registrar office with the sale deed") that names no risk: "will pay the bribe the
-    clerk asked for" is no plan (`planned`)."""
+    clerk asked for" is no plan (`planned`; `strict`: only the closed words)."""
     endings = rules.compiled.thanks_plan_endings
     if endings and any(word.endswith(endings) for word in clause.split()):
         return True
-    return planned(clause, rules)
+    return planned(clause, rules, strict)
 
 
-def planned(clause: str, rules: SafetyRules) -> bool:
+def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
     """A clause that opens with a plan: made only of `thanks_plan_words` (at most
     `PLAN_MAX_WORDS` after its verb), or, unless its verb hands something over ("give"), of
     at most `OPEN_PLAN_MAX_WORDS` with none of `thanks_plan_risks`, no amount and no Hinglish
-    word (`_foreign`)."""
+    word (`_foreign`); with `strict`, only the former (what vetoes the small-talk head)."""
     compiled = rules.compiled
     plan = compiled.thanks_plans.match(clause)
     if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
@@ -69,9 +75,9 @@ def planned(clause: str, rules: SafetyRules) -> bool:
     before = verb + rest  # each word's predecessor
     words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
     others = [word for word in words if word not in compiled.thanks_plan_words]
-    if rest and not _acts(rest[0], clause[: plan.end()], rules):
+    if not _place_listed(rest, clause[: plan.end()], rules):
         return False
-    if not compiled.thanks_plan_handovers.isdisjoint(verb):
+    if strict or not compiled.thanks_plan_handovers.isdisjoint(verb):
         return not others and len(rest) <= PLAN_MAX_WORDS
     return (
         len(rest) <= OPEN_PLAN_MAX_WORDS
@@ -80,18 +86,27 @@ def planned(clause: str, rules: SafetyRules) -> bool:
     )
 
 
-def _acts(first: str, opening: str, rules: SafetyRules) -> bool:
-    """After going somewhere (`thanks_plan_moves`) comes a word of a plan ("going to [the]
-    tehsil", "going to [apply]"), not "going to sleep in the car"."""
+def _place_listed(rest: list[str], opening: str, rules: SafetyRules) -> bool:
+    """Where a plan goes is a word of a plan: "going to [the] tehsil", "going to [apply]",
+    "will go to the [dlsa]"; not "going to sleep in the car", "will go to the canal tonight"
+    or "going to the jungle" (a review)."""
     compiled = rules.compiled
-    return first in compiled.thanks_plan_words or not compiled.thanks_plan_moves.search(opening)
+    if compiled.thanks_plan_moves.search(opening):
+        place = rest
+    elif rest[:1] == ["to"]:
+        place = rest[1:]
+    else:
+        return True
+    named = [word for word in place[:PLACE_WORDS] if word not in DETERMINERS]
+    return bool(named) and named[0] in compiled.thanks_plan_words
 
 
 def _foreign(word: str, rules: SafetyRules) -> bool:
-    """An amount ("5000") or a Hinglish word ("pati ghar pe hai"): no open plan's word."""
+    """An amount ("5000", "50k") or a Hinglish word ("pati ghar pe hai"): no open plan's
+    word."""
     if word.isdigit():
         return len(word) > OPEN_PLAN_NUMBER_DIGITS
-    return word in rules.compiled.not_english
+    return AMOUNT.fullmatch(word) is not None or word in rules.compiled.not_english
 
 
 def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
@@ -107,6 +122,8 @@ def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
 def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:
     """A clause that opens with the writer's future but is no plan of acting on the advice
     ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"): the small-talk
-    head, which reads "thanks, will ..." as a closing, must not greet it."""
+    head, which reads "thanks, will ..." as a closing, must not greet it. Only a plan of the
+    closed words counts here: an open plan is the rule's to judge, with its risks ("thanks,
+    will go to the canal tonight" scored as small talk; a review)."""
     opening = rules.compiled.thanks_plan_opening
-    return any(opening.match(c) and not plans(c, rules) for c in prepared.clauses)
+    return any(opening.match(c) and not plans(c, rules, strict=True) for c in prepared.clauses)

@@ -135,6 +135,15 @@ DISTRESS_TO_A_SURE_HEAD = [
         "thank you, will meet the guy from instagram alone at the hotel",
         "thank you, will meet the lawyer",
     ),
+    # round 24 (a review): a plan that is open to the rule (any words, none of the risks) is no
+    # veto of the head; only a plan of the closed words is
+    ("thanks", "thanks, will go to the canal tonight after the kids sleep", "thanks, will go soon"),
+    ("thanks", "thanks, will get 50k ready for the officer", "thanks, will go soon"),
+    (
+        "thanks",
+        "thanks, will keep the matter inside the family, izzat matters",
+        "thanks, will go soon",
+    ),
 ]
 
 

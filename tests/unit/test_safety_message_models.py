@@ -418,6 +418,18 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
             "encumbrance certificate and the old papers of the plot",  # over 20 words
             "question",
         ),
+        # round 24 (a review): telling, letting and using hand something over; a place gone to
+        # is a word of a plan; "50k" is an amount; and more risks
+        ("thanks, will tell the doctor I tripped in the bathroom", "question"),
+        ("thanks, will let my 10 year old daughter stay at the neighbour uncle's", "question"),
+        ("thanks, will download anydesk and call the customer care number from google", "question"),
+        ("thanks, going to the jungle tonight, let you know", "question"),
+        ("thanks, I will go to cambodia next week for the data entry job", "question"),
+        ("thanks, will take back the FIR tomorrow for the sake of the family", "question"),
+        ("thanks, will go back to the marital home tomorrow with the kids", "question"),
+        ("thanks, will make the neft to the police officer so the case closes", "question"),
+        ("thanks, will call the number on the fake police notice and explain", "question"),
+        ("thanks, will keep a diary of the incidents with the dates and times", "greeting"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
