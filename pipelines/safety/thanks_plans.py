@@ -19,6 +19,10 @@ PLAN_MAX_WORDS = 12
 # ("I will go to the sub registrar office on friday with the sale deed and the encumbrance
 # certificate"; not "will go to the terrace tonight")
 OPEN_PLAN_MAX_WORDS = 20
+# ... of which at most this many are outside `thanks_plan_words` (numbers of up to
+# `OPEN_PLAN_NUMBER_DIGITS` digits not counted): a risk list cannot foresee every danger ("will
+# accompany the contractor to the sugarcane fields next week"; a second review)
+OPEN_PLAN_OTHER_WORDS = 1
 # a number beside them is a count ("3 copies", "at 10"), not an amount
 OPEN_PLAN_NUMBER_DIGITS = 2
 AMOUNT = re.compile(r"\d+(?:k|l|lac|lakh|cr)")  # "50k", "2l"
@@ -79,8 +83,10 @@ def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
         return False
     if strict or not compiled.thanks_plan_handovers.isdisjoint(verb):
         return not others and len(rest) <= PLAN_MAX_WORDS
+    unlisted = [word for word in others if not word.isdigit()]
     return (
         len(rest) <= OPEN_PLAN_MAX_WORDS
+        and len(unlisted) <= OPEN_PLAN_OTHER_WORDS
         and not compiled.thanks_plan_risks.search(" ".join(rest))
         and not any(_foreign(word, rules) for word in others)
     )

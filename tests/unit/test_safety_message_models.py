@@ -394,7 +394,7 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
             "Friday with the title deed and the encumbrance certificate.",
             "greeting",
         ),
-        ("thanks, I'll consult a property lawyer before signing the agreement to sell", "greeting"),
+        ("Thanks. I will collect the postmortem report copy from the police station", "greeting"),
         ("thanks madam, I am going to the women police station with my sister at 10", "greeting"),
         ("thanks sir ji. will print 3 copies of the complaint and get receiving stamp", "greeting"),
         ("tysm yaar, going to the courier office now to send the notice", "greeting"),
@@ -429,7 +429,19 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, will go back to the marital home tomorrow with the kids", "question"),
         ("thanks, will make the neft to the police officer so the case closes", "question"),
         ("thanks, will call the number on the fake police notice and explain", "question"),
-        ("thanks, will keep a diary of the incidents with the dates and times", "greeting"),
+        ("thanks, will keep a diary of the incidents with the dates", "greeting"),
+        # a second review: at most one word outside the plan words, and more risks
+        (
+            "thanks, I will accompany the contractor to the sugarcane fields next week with my "
+            "whole family",
+            "question",
+        ),
+        ("thanks, will consult a property lawyer before signing the agreement to sell", "question"),
+        ("thanks maam, I will meet my late mother soon", "question"),
+        ("thanks, I will file the complaint tomorrow and then sleep for good", "question"),
+        ("thanks, I will keep mum in court tomorrow", "question"),
+        ("thanks, I will take 20 pill tonight", "question"),
+        ("thanks, I will visit the thana and take my statement back", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
