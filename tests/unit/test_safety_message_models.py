@@ -442,6 +442,12 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, I will keep mum in court tomorrow", "question"),
         ("thanks, I will take 20 pill tonight", "question"),
         ("thanks, I will visit the thana and take my statement back", "question"),
+        # a third review: the one word outside the list may be the danger itself
+        ("thanks, will get a new birth certificate for my daughter showing 18", "question"),
+        ("thanks, will go to the station tonight and sleep there", "question"),
+        ("thanks, will keep the patwari happy", "question"),
+        ("thanks, will make a new rent agreement with an old date", "question"),
+        ("thanks for everything, will write letters to my son and daughter tonight", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
