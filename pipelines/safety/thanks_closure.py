@@ -7,6 +7,8 @@ documents do I need" state or ask something new and stay questions.
 
 from __future__ import annotations
 
+import re
+
 from pipelines.safety.distress import names_harm
 from pipelines.safety.learned import holds_insult
 from pipelines.safety.normalize import Prepared
@@ -153,8 +155,9 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
 
 def _closes(clause: str, rules: SafetyRules) -> bool:
     """The clause is part of the thanks: an acknowledgement ("noted", "ok sir noted"), an
-    outcome at its end ("my father got bail today"), or it holds a thanks, closing, blessing,
-    praise, resolution, plan or thanks idiom."""
+    outcome at its end ("my father got bail today"), a short thanks, a plan, or a thanks,
+    closing, blessing, praise, resolution or thanks idiom whose rest names no risk
+    (`_nearly_all`)."""
     compiled = rules.compiled
     return (
         clause in compiled.acknowledgements
@@ -166,7 +169,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
         or plans(clause, rules)
         or outcome(clause, rules)
         or any(
-            pattern.search(clause)
+            _nearly_all(clause, found, rules)
             for pattern in (
                 compiled.thanks_closings,
                 compiled.blessings,
@@ -174,8 +177,22 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
                 compiled.thanks_resolutions,
                 compiled.thanks_idioms,
             )
+            for found in pattern.finditer(clause)
         )
     )
+
+
+def _nearly_all(clause: str, found: re.Match[str], rules: SafetyRules) -> bool:
+    """A closing phrase closes its clause when what follows it is a word at most, a plan, or
+    names none of `thanks_plan_risks` ("now i understand what a zero fir is"): "all set to move
+    back in with my husband on sunday" or "relieved that the dai will do the abortion at home"
+    tell news (a third review)."""
+    compiled = rules.compiled
+    tail = clause[found.end() :].split()
+    rest = " ".join(tail)
+    if len(tail) <= SETTLING_TAIL_WORDS or planned(rest, rules) or planned(f"i {rest}", rules):
+        return True
+    return not compiled.thanks_plan_risks.search(rest)
 
 
 def _asks_first(clause: str, rules: SafetyRules) -> bool:

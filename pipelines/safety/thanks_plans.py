@@ -81,8 +81,15 @@ def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
     others = [word for word in words if word not in compiled.thanks_plan_words]
     if not _place_listed(rest, clause[: plan.end()], rules):
         return False
-    if strict or not compiled.thanks_plan_handovers.isdisjoint(verb):
+    if strict:
         return not others and len(rest) <= PLAN_MAX_WORDS
+    if not compiled.thanks_plan_handovers.isdisjoint(verb):  # "will do the transfer to ..."
+        said = " ".join(rest)
+        return (
+            not others
+            and len(rest) <= PLAN_MAX_WORDS
+            and not compiled.thanks_plan_risks.search(said)
+        )
     unlisted = [word for word in others if not word.isdigit()]
     return (
         len(rest) <= OPEN_PLAN_MAX_WORDS

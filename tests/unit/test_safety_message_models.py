@@ -281,7 +281,10 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("Thank you, now I understand what an anticipatory bail is.", "greeting"),
         ("thank you, it helped a lot. will let you know how it goes", "greeting"),
         ("thanks, didn't expect such a quick and clear answer", "greeting"),
-        ("thank you, now i know i don't have to pay the broker", "greeting"),
+        # (round 24: money and a broker after what is now known are risks, a third review's
+        # price: such a thanks is answered)
+        ("thank you, now i know i don't have to pay the broker", "question"),
+        ("thank you, now i know what to write in my complaint", "greeting"),
         # ... but a plan that goes on to the problem, someone else's act or going back stays open
         ("thanks, i will print the complaint and hide it before he sees it", "question"),
         ("thank you, I'll keep my papers with my friend since my husband burns them", "question"),
@@ -448,6 +451,14 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, will keep the patwari happy", "question"),
         ("thanks, will make a new rent agreement with an old date", "question"),
         ("thanks for everything, will write letters to my son and daughter tonight", "question"),
+        # ... a handover names no risk either, and a closing phrase closes only when what
+        # follows it names none
+        ("thanks sir, will do the payment to the cyber cell officer on the call today", "question"),
+        ("thanks, will tell the sho to stop the fir", "question"),
+        ("thank you, all set to move back in with my husband on sunday", "question"),
+        ("thanks your answer gave me the courage to go meet him alone tonight", "question"),
+        ("thanks, all set to fly to dubai with the agent on friday", "question"),
+        ("thanks, now i understand what a zero FIR is", "greeting"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
