@@ -157,7 +157,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     """The clause is part of the thanks: an acknowledgement ("noted", "ok sir noted"), an
     outcome at its end ("my father got bail today"), a short thanks, a plan, or a thanks,
     closing, blessing, praise, resolution or thanks idiom whose rest names no risk
-    (`_nearly_all`)."""
+    (`_phrase_closes`)."""
     compiled = rules.compiled
     return (
         clause in compiled.acknowledgements
@@ -169,7 +169,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
         or plans(clause, rules)
         or outcome(clause, rules)
         or any(
-            _nearly_all(clause, found, rules)
+            _phrase_closes(clause, found, rules)
             for pattern in (
                 compiled.thanks_closings,
                 compiled.blessings,
@@ -182,7 +182,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     )
 
 
-def _nearly_all(clause: str, found: re.Match[str], rules: SafetyRules) -> bool:
+def _phrase_closes(clause: str, found: re.Match[str], rules: SafetyRules) -> bool:
     """A closing phrase closes its clause when what follows it is a word at most, a plan, or
     names none of `thanks_plan_risks` ("now i understand what a zero fir is"): "all set to move
     back in with my husband on sunday" or "relieved that the dai will do the abortion at home"

@@ -62,10 +62,11 @@ def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
 
 
 def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
-    """A clause that opens with a plan: made only of `thanks_plan_words` (at most
-    `PLAN_MAX_WORDS` after its verb), or, unless its verb hands something over ("give"), of
-    at most `OPEN_PLAN_MAX_WORDS` with none of `thanks_plan_risks`, no amount and no Hinglish
-    word (`_foreign`); with `strict`, only the former (what vetoes the small-talk head)."""
+    """A clause that opens with a plan and names none of `thanks_plan_risks`: made only of
+    `thanks_plan_words` (at most `PLAN_MAX_WORDS` after its verb), or, unless its verb hands
+    something over ("give"), of at most `OPEN_PLAN_MAX_WORDS` with at most
+    `OPEN_PLAN_OTHER_WORDS` outside that list, no amount and no Hinglish word (`_foreign`).
+    With `strict` (what vetoes the small-talk head), only the closed words, risks unread."""
     compiled = rules.compiled
     plan = compiled.thanks_plans.match(clause)
     if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
@@ -83,18 +84,14 @@ def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
         return False
     if strict:
         return not others and len(rest) <= PLAN_MAX_WORDS
+    if compiled.thanks_plan_risks.search(" ".join(rest)):
+        return False
     if not compiled.thanks_plan_handovers.isdisjoint(verb):  # "will do the transfer to ..."
-        said = " ".join(rest)
-        return (
-            not others
-            and len(rest) <= PLAN_MAX_WORDS
-            and not compiled.thanks_plan_risks.search(said)
-        )
+        return not others and len(rest) <= PLAN_MAX_WORDS
     unlisted = [word for word in others if not word.isdigit()]
     return (
         len(rest) <= OPEN_PLAN_MAX_WORDS
         and len(unlisted) <= OPEN_PLAN_OTHER_WORDS
-        and not compiled.thanks_plan_risks.search(" ".join(rest))
         and not any(_foreign(word, rules) for word in others)
     )
 

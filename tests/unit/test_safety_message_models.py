@@ -563,3 +563,12 @@ def test_asking_for_more_of_the_answer_is_not_small_talk(text: str, expected: st
 )
 def test_a_request_beside_a_thanks_is_not_small_talk(text: str, expected: str) -> None:
     assert route(text, with_heads(social="zhakkas"))[0] == expected
+
+
+def test_praise_the_rules_spared_is_read_by_the_small_talk_head_alone() -> None:
+    # round 24: praise the abuse rules spared may still be small talk, but the insult and
+    # injection heads do not read it ("you are a genius" is no insult however sure the head)
+    text = "you are brilliant, my landlord zhakkas"
+    assert route(text, with_heads(insult="zhakkas"))[0] == "question"
+    assert route(text, with_heads(injection="zhakkas"))[0] == "question"
+    assert route("you are brilliant, zhakkas", with_heads(social="zhakkas"))[0] == "greeting"
