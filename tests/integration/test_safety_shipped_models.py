@@ -155,6 +155,12 @@ def test_the_rules_attacks_stay_rejected_with_the_models_on(text: str) -> None:
         ("you are cute but useless", "abusive"),
         ("you are a cute little moron", "abusive"),
         ("you must be tired of being so useless", "abusive"),  # the guess ends the clause
+        # round 24: a blessing is no insult (the insult model: 0.61), nor praise that names
+        # the assistant (0.69)
+        ("God bless you and your whole team", "greeting"),
+        ("you're the best bot ever ❤️", "question"),  # no longer refused; not small talk yet
+        ("god bless you, you stupid idiot", "abusive"),
+        ("you are the best idiot ever", "abusive"),
     ],
 )
 def test_compliments_are_spared_and_insults_beside_them_are_not(text: str, route: str) -> None:
