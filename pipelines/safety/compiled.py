@@ -23,6 +23,7 @@ from pipelines.safety.packs import (
     folded_abuse,
     greeting_phrases,
     greetings,
+    masked_lookup,
     reporting,
     standalone,
 )
@@ -39,6 +40,10 @@ ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addr
 # ... in the languages the message models read; "ya" and "ye" are also Hinglish "or" and
 # "this", and "ai", "machine" and "robot" name a thing as often as they address one
 ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
+# all an open plan's clause may hold but for one word (pipelines/safety/thanks_plans.py)
+PLAN_WORD_LISTS = (
+    "thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs", "thanks_done_verbs",
+)  # fmt: skip
 NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
 # English "ya" and "ye" (you) are Hinglish "or" and "this" ("property me haq hai ya nahi"):
 # they aim a clause at the reader only in a clause without these Hinglish words
@@ -47,7 +52,6 @@ HINGLISH_MARKERS = frozenset(
     {"hai", "hain", "ho", "ka", "ki", "ke", "ko", "me", "mein", "se", "nahi", "nhi", "kya"}
     | {"tha", "thi", "aur", "bhi", "wala", "wali"}
 )
-UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,9 @@ class CompiledRules:
     thanks_plan_handovers: frozenset[str] = frozenset()  # "give": only `thanks_plan_words`
     thanks_plan_risks: re.Pattern[str] = re.compile(NEVER)  # "pay", "alone": no plan of advice
     thanks_plan_moves: re.Pattern[str] = re.compile(NEVER)  # "going to": a place follows
+    thanks_done_leads: frozenset[str] = frozenset()  # "i have", "finally": before a step done
+    thanks_done_verbs: frozenset[str] = frozenset()  # "filed": the writer's step, done
+    thanks_outcome_verbs: frozenset[str] = frozenset()  # "refunded": the other side's outcome
     embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
     embedded_subjects: frozenset[str] = frozenset()
     thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
@@ -145,7 +152,7 @@ def compile_rules(
     plain = {language: block for language, block in abuse.items() if not block.spelling}
     return CompiledRules(
         vocab=frozenset(_vocabulary(abuse, greeting)),
-        by_length=_by_length(abuse),
+        by_length=masked_lookup(abuse),
         abuse=RuleMatcher(_named("abuse", plain), words=True),
         abuse_bare=RuleMatcher(_named("abuse", plain, part="bare_patterns"), words=True),
         abuse_folded=folded_abuse(abuse),
@@ -192,12 +199,13 @@ def compile_rules(
         thanks_plan_inner=plan_regex(greeting, inner=True),
         thanks_as_advised=_phrases(greeting, "thanks_as_advised"),
         thanks_plan_prefix=plan_prefix(greeting),
-        thanks_plan_words=_single_words(
-            greeting, ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
-        ),
+        thanks_plan_words=_single_words(greeting, PLAN_WORD_LISTS),
         thanks_plan_handovers=_single_words(greeting, ("thanks_plan_handovers",)),
         thanks_plan_risks=_phrases(greeting, "thanks_plan_risks"),
         thanks_plan_moves=_phrases(greeting, "thanks_plan_moves"),
+        thanks_done_leads=_single_words(greeting, ("thanks_done_leads",)),
+        thanks_done_verbs=_single_words(greeting, ("thanks_done_verbs",)),
+        thanks_outcome_verbs=_single_words(greeting, ("thanks_outcome_verbs",)),
         embedded_after=_single_words(greeting, ("embedded_after",)),
         embedded_subjects=_single_words(greeting, ("embedded_subjects",)),
         thanks_idioms=_phrases(greeting, "thanks_idioms"),
@@ -235,14 +243,3 @@ def _vocabulary(*detectors: Mapping[str, RuleSet]) -> set[str]:
     entries = [e for d in detectors for b in d.values() for v in b.lists.values() for e in v]
     entries += [e for d in detectors for b in d.values() for e in b.phrases]
     return {w for e in entries for w in words_of(e).split()}
-
-
-def _by_length(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:
-    """Lexicon words by length, to resolve masked letters ("f*ck", "b**ch")."""
-    listed = [e for name in UNMASK_LISTS for e in entries(abuse, name)]
-    listed += [e for block in abuse.values() for e in block.phrases]
-    table: dict[int, list[str]] = {}
-    for word in (w for e in listed for w in words_of(e).split()):
-        if word not in table.setdefault(len(word), []):
-            table[len(word)].append(word)
-    return {length: tuple(words) for length, words in table.items()}

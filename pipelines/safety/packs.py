@@ -26,9 +26,11 @@ from pipelines.safety.expand import (
 from pipelines.safety.first_words import WholeText
 from pipelines.safety.matcher import NEVER, RuleMatcher
 from pipelines.safety.normalize import words_of
+from pipelines.safety.plan_words import entries
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import IDENTITY, Fold, fold_pattern
 
+UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 # words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
 STANDALONE_LISTS = (
     "fillers", "second_person", "copulas", "assistant_nouns", "profanity", "interjections",
@@ -43,12 +45,14 @@ class Standalone:
     insult: re.Pattern[str]
     language: str = "en"
     fold: Fold = IDENTITY
+    look_alikes: re.Pattern[str] = re.compile(NEVER)  # "sale deed": an English word, no "saale"
 
     def fires(self, clause: str) -> bool:
         clause = self.fold(clause)
         return bool(self.insult.search(clause) and self.allowed.fullmatch(clause))
 
     def has_insult(self, clause: str) -> bool:
+        clause = self.look_alikes.sub(" ", clause)
         return self.insult.search(self.fold(clause)) is not None
 
 
@@ -87,7 +91,14 @@ def standalone(language: str, block: RuleSet) -> Standalone:
         insult=re.compile(rf"(?<!\S){allowed[0]}(?!\S)"),
         language=language,
         fold=fold,
+        look_alikes=_look_alikes(block),
     )
+
+
+def _look_alikes(block: RuleSet) -> re.Pattern[str]:
+    """English phrases whose word folds onto an insult ("sale deed", not "saale")."""
+    phrases = [words_of(entry) for entry in block.lists.get("insult_look_alikes", ())]
+    return re.compile(rf"(?<!\S)(?:{alternation(phrases)})(?!\S)") if phrases else re.compile(NEVER)
 
 
 def greetings(
@@ -200,3 +211,14 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
             )
         )
     return tuple(found)
+
+
+def masked_lookup(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:
+    """Lexicon words by length, to resolve masked letters ("f*ck", "b**ch")."""
+    listed = [e for name in UNMASK_LISTS for e in entries(abuse, name)]
+    listed += [e for block in abuse.values() for e in block.phrases]
+    table: dict[int, list[str]] = {}
+    for word in (w for e in listed for w in words_of(e).split()):
+        if word not in table.setdefault(len(word), []):
+            table[len(word)].append(word)
+    return {length: tuple(words) for length, words in table.items()}

@@ -25,6 +25,7 @@ THANKS_CLAUSE_WORDS = 6
 # a resolution, closing or praise after a contrast settles the worry only at the clause's end,
 # but for one word ("but now i feel better now"); "but now we know she is pregnant" is news
 SETTLING_TAIL_WORDS = 1
+SETTLING_PLAN_TAIL_WORDS = 3  # "but now i understand [the bail process]"
 SETTLING_LEAD_WORDS = 2  # "but [your answer] gave me confidence"
 
 
@@ -147,9 +148,20 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
     settling = (compiled.thanks_resolutions, compiled.thanks_closings, compiled.thanks_praise)
     return any(
         len(rest[: found.start()].split()) <= SETTLING_LEAD_WORDS
-        and len(rest[found.end() :].split()) <= SETTLING_TAIL_WORDS
+        and _settling_tail(rest[found.end() :].split(), rules)
         for pattern in settling
         for found in pattern.finditer(rest)
+    )
+
+
+def _settling_tail(tail: list[str], rules: SafetyRules) -> bool:
+    """What may follow a settling phrase: a word, or a few words of a plan naming no risk
+    ("now i understand [the process]"; not "now i know [he has a second wife]")."""
+    compiled = rules.compiled
+    return len(tail) <= SETTLING_TAIL_WORDS or (
+        len(tail) <= SETTLING_PLAN_TAIL_WORDS
+        and compiled.thanks_plan_words.issuperset(tail)
+        and not compiled.thanks_plan_risks.search(" ".join(tail))
     )
 
 

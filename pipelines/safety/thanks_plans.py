@@ -32,6 +32,9 @@ PLACE_WORDS = 3
 # a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
 # 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
 SHORT_NUMBER_DIGITS = 4
+# a step done opens its clause after at most this many words ("we have finally [filed]", "the
+# consumer forum [accepted]")
+DONE_VERB_WORDS = 5
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
 OUTCOME_TAIL_WORDS = 4
@@ -40,14 +43,45 @@ OUTCOME_TAIL_WORDS = 4
 def outcome(clause: str, rules: SafetyRules) -> bool:
     """The clause ends on a matter settled since ("the landlord returned my deposit today",
     "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
-    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
+    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words; or
+    it tells a step done on the advice (`done`)."""
     compiled = rules.compiled
+    if done(clause, rules):
+        return True
     for found in compiled.thanks_outcomes.finditer(clause):
         rest = clause[found.end() :].split()
         tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
         if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
             return True
     return False
+
+
+def done(clause: str, rules: SafetyRules) -> bool:
+    """A step the writer has taken ("filed the complaint on the portal today", "we went to the
+    protection officer") or the other side's favourable outcome after a subject of plan words
+    ("the shop replaced the fridge after i sent the complaint"), whose rest reads as a plan's
+    (`_acts_on_advice`): "went to the canal", "met him at night" and "the police registered a
+    case against me" are no steps of the advice."""
+    compiled = rules.compiled
+    words = clause.split()
+    for index, verb in enumerate(words[:DONE_VERB_WORDS]):
+        subject, rest = words[:index], words[index + 1 :]
+        if verb in compiled.thanks_done_verbs and compiled.thanks_done_leads.issuperset(subject):
+            return _acts_on_advice(verb, rest, "", rules)
+        if verb in compiled.thanks_outcome_verbs and _other_side(subject, rules):
+            return _acts_on_advice(verb, rest, "", rules)
+    return False
+
+
+def _other_side(subject: list[str], rules: SafetyRules) -> bool:
+    """A subject of plan words that is not the writer ("the school", "my employer")."""
+    compiled = rules.compiled
+    return (
+        bool(subject)
+        and compiled.thanks_done_leads.isdisjoint(subject)
+        and compiled.thanks_plan_words.issuperset(subject)
+        and not compiled.thanks_plan_risks.search(" ".join(subject))
+    )
 
 
 def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
@@ -76,17 +110,26 @@ def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
         ):
             return False
     rest = compiled.thanks_as_advised.sub(" ", clause[plan.end() :]).split()
-    verb = clause[: plan.end()].split()[-1:]
-    before = verb + rest  # each word's predecessor
+    verb = clause[: plan.end()].split()[-1]
+    return _acts_on_advice(verb, rest, clause[: plan.end()], rules, strict)
+
+
+def _acts_on_advice(
+    verb: str, rest: list[str], opening: str, rules: SafetyRules, strict: bool = False
+) -> bool:
+    """What follows a plan's or a step's verb: of `thanks_plan_words` only, or, unless the verb
+    hands something over, at most one other word; no risk, no amount, no Hinglish word."""
+    compiled = rules.compiled
+    before = [verb, *rest]  # each word's predecessor
     words = [w for w, lead in zip(rest, before, strict=False) if not _counted(w, lead, rules)]
     others = [word for word in words if word not in compiled.thanks_plan_words]
-    if not _place_listed(rest, clause[: plan.end()], rules):
+    if not _place_listed(rest, opening, rules):
         return False
     if strict:
         return not others and len(rest) <= PLAN_MAX_WORDS
     if compiled.thanks_plan_risks.search(" ".join(rest)):
         return False
-    if not compiled.thanks_plan_handovers.isdisjoint(verb):  # "will do the transfer to ..."
+    if verb in compiled.thanks_plan_handovers:  # "will do the transfer to ..."
         return not others and len(rest) <= PLAN_MAX_WORDS
     unlisted = [word for word in others if not word.isdigit()]
     return (
