@@ -41,9 +41,7 @@ ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addr
 # "this", and "ai", "machine" and "robot" name a thing as often as they address one
 ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
 # all an open plan's clause may hold but for one word (pipelines/safety/thanks_plans.py)
-PLAN_WORD_LISTS = (
-    "thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs", "thanks_done_verbs",
-)  # fmt: skip
+PLAN_WORD_LISTS = ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
 NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
 # English "ya" and "ye" (you) are Hinglish "or" and "this" ("property me haq hai ya nahi"):
 # they aim a clause at the reader only in a clause without these Hinglish words
@@ -102,10 +100,10 @@ class CompiledRules:
     thanks_plan_words: frozenset[str] = frozenset()  # all a handover's clause may hold
     thanks_plan_handovers: frozenset[str] = frozenset()  # "give": only `thanks_plan_words`
     thanks_plan_risks: re.Pattern[str] = re.compile(NEVER)  # "pay", "alone": no plan of advice
+    thanks_plan_safe: re.Pattern[str] = re.compile(NEVER)  # "ration card": no risk named
     thanks_plan_moves: re.Pattern[str] = re.compile(NEVER)  # "going to": a place follows
-    thanks_done_leads: frozenset[str] = frozenset()  # "i have", "finally": before a step done
-    thanks_done_verbs: frozenset[str] = frozenset()  # "filed": the writer's step, done
-    thanks_outcome_verbs: frozenset[str] = frozenset()  # "refunded": the other side's outcome
+    thanks_done_leads: frozenset[str] = frozenset()  # "i have", "finally": before a step taken
+    thanks_done_verbs: frozenset[str] = frozenset()  # "went": a step taken (the head's veto)
     embedded_after: frozenset[str] = frozenset()  # "understand [what a zero FIR is]"
     embedded_subjects: frozenset[str] = frozenset()
     thanks_idioms: re.Pattern[str] = re.compile(NEVER)  # "can't thank you enough"
@@ -202,10 +200,10 @@ def compile_rules(
         thanks_plan_words=_single_words(greeting, PLAN_WORD_LISTS),
         thanks_plan_handovers=_single_words(greeting, ("thanks_plan_handovers",)),
         thanks_plan_risks=_phrases(greeting, "thanks_plan_risks"),
+        thanks_plan_safe=_phrases(greeting, "thanks_plan_safe"),
         thanks_plan_moves=_phrases(greeting, "thanks_plan_moves"),
         thanks_done_leads=_single_words(greeting, ("thanks_done_leads",)),
         thanks_done_verbs=_single_words(greeting, ("thanks_done_verbs",)),
-        thanks_outcome_verbs=_single_words(greeting, ("thanks_outcome_verbs",)),
         embedded_after=_single_words(greeting, ("embedded_after",)),
         embedded_subjects=_single_words(greeting, ("embedded_subjects",)),
         thanks_idioms=_phrases(greeting, "thanks_idioms"),

@@ -13,7 +13,7 @@ from pipelines.safety.distress import names_harm
 from pipelines.safety.learned import holds_insult
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
-from pipelines.safety.thanks_plans import outcome, planned, plans
+from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
 
 # a question word inside a statement ends its clause within this many words after its subject
 # ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
@@ -43,7 +43,7 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
         return False
     said = compiled.thanks_idioms.sub(" ", prepared.words)
     thanked = not compiled.thanks_words.isdisjoint(prepared.words.split())
-    if not (thanked or compiled.blessings.search(said)):
+    if not (thanked or compiled.blessings.search(said) or _acknowledged_plan(prepared, rules)):
         return False
     if any(_asks_first(clause, rules) for clause in prepared.clauses):
         return False
@@ -66,6 +66,28 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
         return False
     closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
     return settled or bool(closing) or said != prepared.words  # or a thanks idiom
+
+
+def _acknowledged_plan(prepared: Prepared, rules: SafetyRules) -> bool:
+    """An acknowledgement, then the writer's plan or a step done: "noted sir, i will collect all
+    my rent receipts", "ok got it, will call the helpline tomorrow"."""
+    first, *rest = prepared.clauses or [""]
+    words = first.split()
+    plan = rest[0] if rest else ""
+    if not rest:  # "ok got it will call the helpline": the plan after the acknowledgement
+        lead = _acknowledgement_lead(words, rules)
+        words, plan = words[:lead], " ".join(words[lead:])
+    return (
+        bool(words)
+        and rules.compiled.acknowledgement_words.issuperset(words)
+        and (plans(plan, rules) or outcome(plan, rules))
+    )
+
+
+def _acknowledgement_lead(words: list[str], rules: SafetyRules) -> int:
+    """How many words open the clause as an acknowledgement ("ok got it")."""
+    known = rules.compiled.acknowledgement_words
+    return next((i for i, word in enumerate(words) if word not in known), len(words))
 
 
 def asks_beside_thanks(prepared: Prepared, rules: SafetyRules, for_head: bool = False) -> bool:
@@ -161,7 +183,7 @@ def _settling_tail(tail: list[str], rules: SafetyRules) -> bool:
     return len(tail) <= SETTLING_TAIL_WORDS or (
         len(tail) <= SETTLING_PLAN_TAIL_WORDS
         and compiled.thanks_plan_words.issuperset(tail)
-        and not compiled.thanks_plan_risks.search(" ".join(tail))
+        and not names_risk(tail, rules)
     )
 
 
@@ -199,12 +221,11 @@ def _phrase_closes(clause: str, found: re.Match[str], rules: SafetyRules) -> boo
     names none of `thanks_plan_risks` ("now i understand what a zero fir is"): "all set to move
     back in with my husband on sunday" or "relieved that the dai will do the abortion at home"
     tell news (a third review)."""
-    compiled = rules.compiled
     tail = clause[found.end() :].split()
     rest = " ".join(tail)
     if len(tail) <= SETTLING_TAIL_WORDS or planned(rest, rules) or planned(f"i {rest}", rules):
         return True
-    return not compiled.thanks_plan_risks.search(rest)
+    return not names_risk(tail, rules)
 
 
 def _asks_first(clause: str, rules: SafetyRules) -> bool:

@@ -32,9 +32,9 @@ PLACE_WORDS = 3
 # a number of at most this many digits, after `thanks_plan_number_leads` ("form 16", "call
 # 1930", "within 30 days"), is a word of a plan; "will give 5000 tonight" names an amount
 SHORT_NUMBER_DIGITS = 4
-# a step done opens its clause after at most this many words ("we have finally [filed]", "the
-# consumer forum [accepted]")
-DONE_VERB_WORDS = 5
+# a step the writer took opens its clause after at most this many words ("we have finally
+# [went]")
+STEP_VERB_WORDS = 4
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
 OUTCOME_TAIL_WORDS = 4
@@ -43,45 +43,14 @@ OUTCOME_TAIL_WORDS = 4
 def outcome(clause: str, rules: SafetyRules) -> bool:
     """The clause ends on a matter settled since ("the landlord returned my deposit today",
     "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
-    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words; or
-    it tells a step done on the advice (`done`)."""
+    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
     compiled = rules.compiled
-    if done(clause, rules):
-        return True
     for found in compiled.thanks_outcomes.finditer(clause):
         rest = clause[found.end() :].split()
         tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
         if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
             return True
     return False
-
-
-def done(clause: str, rules: SafetyRules) -> bool:
-    """A step the writer has taken ("filed the complaint on the portal today", "we went to the
-    protection officer") or the other side's favourable outcome after a subject of plan words
-    ("the shop replaced the fridge after i sent the complaint"), whose rest reads as a plan's
-    (`_acts_on_advice`): "went to the canal", "met him at night" and "the police registered a
-    case against me" are no steps of the advice."""
-    compiled = rules.compiled
-    words = clause.split()
-    for index, verb in enumerate(words[:DONE_VERB_WORDS]):
-        subject, rest = words[:index], words[index + 1 :]
-        if verb in compiled.thanks_done_verbs and compiled.thanks_done_leads.issuperset(subject):
-            return _acts_on_advice(verb, rest, "", rules)
-        if verb in compiled.thanks_outcome_verbs and _other_side(subject, rules):
-            return _acts_on_advice(verb, rest, "", rules)
-    return False
-
-
-def _other_side(subject: list[str], rules: SafetyRules) -> bool:
-    """A subject of plan words that is not the writer ("the school", "my employer")."""
-    compiled = rules.compiled
-    return (
-        bool(subject)
-        and compiled.thanks_done_leads.isdisjoint(subject)
-        and compiled.thanks_plan_words.issuperset(subject)
-        and not compiled.thanks_plan_risks.search(" ".join(subject))
-    )
 
 
 def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
@@ -127,9 +96,10 @@ def _acts_on_advice(
         return False
     if strict:
         return not others and len(rest) <= PLAN_MAX_WORDS
-    if compiled.thanks_plan_risks.search(" ".join(rest)):
+    handover = verb in compiled.thanks_plan_handovers  # "will do the transfer to ..."
+    if names_risk(rest, rules, compounds=not handover):  # "will give my aadhaar card to ..."
         return False
-    if verb in compiled.thanks_plan_handovers:  # "will do the transfer to ..."
+    if handover:
         return not others and len(rest) <= PLAN_MAX_WORDS
     unlisted = [word for word in others if not word.isdigit()]
     return (
@@ -137,6 +107,17 @@ def _acts_on_advice(
         and len(unlisted) <= OPEN_PLAN_OTHER_WORDS
         and not any(_foreign(word, rules) for word in others)
     )
+
+
+def names_risk(words: list[str], rules: SafetyRules, compounds: bool = True) -> bool:
+    """One of `thanks_plan_risks`; with `compounds`, outside the compounds that only look like
+    one (`thanks_plan_safe`: "ration card", "cheque bounce notice", "bank manager"), which a
+    handover does not spare ("will give my aadhaar card to the landlord")."""
+    compiled = rules.compiled
+    said = " ".join(words)
+    if compounds:
+        said = compiled.thanks_plan_safe.sub(" ", said)
+    return compiled.thanks_plan_risks.search(said) is not None
 
 
 def _place_listed(rest: list[str], opening: str, rules: SafetyRules) -> bool:
@@ -174,9 +155,25 @@ def _counted(word: str, lead: str, rules: SafetyRules) -> bool:
 
 def untold_plan(prepared: Prepared, rules: SafetyRules) -> bool:
     """A clause that opens with the writer's future but is no plan of acting on the advice
-    ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"): the small-talk
-    head, which reads "thanks, will ..." as a closing, must not greet it. Only a plan of the
-    closed words counts here: an open plan is the rule's to judge, with its risks ("thanks,
-    will go to the canal tonight" scored as small talk; a review)."""
+    ("thanks, will use the pesticide tonight", "will pay the ransom by tonight"), or with a step
+    the writer took that is not one of the closed words ("thanks, met the sho in the lodge
+    tonight"): the small-talk head, which reads "thanks, will ..." as a closing, must not greet
+    it. Only a plan of the closed words counts here: an open plan is the rule's to judge, with
+    its risks ("thanks, will go to the canal tonight" scored as small talk; two reviews)."""
     opening = rules.compiled.thanks_plan_opening
-    return any(opening.match(c) and not plans(c, rules, strict=True) for c in prepared.clauses)
+    return any(
+        (opening.match(c) and not plans(c, rules, strict=True)) or _untold_step(c, rules)
+        for c in prepared.clauses
+    )
+
+
+def _untold_step(clause: str, rules: SafetyRules) -> bool:
+    """The clause opens with a step the writer took (`thanks_done_verbs`: "went", "submitted")
+    and goes on with words outside `thanks_plan_words` ("went up to the overbridge")."""
+    compiled = rules.compiled
+    words = clause.split()
+    for index, verb in enumerate(words[:STEP_VERB_WORDS]):
+        if verb in compiled.thanks_done_verbs:
+            opens = compiled.thanks_done_leads.issuperset(words[:index])
+            return opens and not _acts_on_advice(verb, words[index + 1 :], "", rules, strict=True)
+    return False

@@ -144,6 +144,10 @@ DISTRESS_TO_A_SURE_HEAD = [
         "thanks, will keep the matter inside the family, izzat matters",
         "thanks, will go soon",
     ),
+    # round 25 (a review): a step the writer took is read as the plan is
+    ("thanks", "thanks, went up to the overbridge", "thanks, went to the dlsa office"),
+    ("thanks", "thanks, visited the old well tonight", "thanks, visited the police station"),
+    ("thanks", "thanks, we met the sho at his farmhouse", "thanks, we met the sho at the office"),
 ]
 
 

@@ -459,24 +459,25 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks your answer gave me the courage to go meet him alone tonight", "question"),
         ("thanks, all set to fly to dubai with the agent on friday", "question"),
         ("thanks, now i understand what a zero FIR is", "greeting"),
-        # round 25: a step taken on the advice, or the other side's favourable outcome, read
-        # as a plan is; a few plan words after a settling phrase; "sale deed" is no "saale"
-        ("thank you! filed the complaint on the cyber portal and got the receipt", "greeting"),
-        ("thanks, we went to the protection officer today with all the papers", "greeting"),
-        ("thank you. the shop replaced the fridge after i sent the complaint", "greeting"),
-        ("thanks, the employer released my salary after the notice", "greeting"),
+        # round 25: a few plan words after a settling phrase; "sale deed" is no "saale"; a
+        # step already taken is no plan (a review: "went to the police station and withdrew
+        # the complaint", "submitted my passport to the employer")
         ("thank you so much, i was really scared but now i understand the process", "greeting"),
         ("thanks, will go to the sub registrar office with the sale deed", "greeting"),
-        ("thanks, went to the canal last night", "question"),  # the place of a step is listed
-        ("thanks, met the agent at the hotel with my passport", "question"),  # risks
-        ("thanks, sent the otp to the bank officer on the call", "question"),
-        ("thanks, gave the original papers to my landlord", "question"),  # a handover: closed
-        ("thanks, the police registered a case against me today", "question"),
-        ("thanks, got a notice from the court today", "question"),  # "got" is no step
-        ("thanks, the court issued a warrant in my name", "question"),  # nor "issued"
-        ("thanks, i returned to my in laws house", "question"),  # the writer returns: no outcome
-        ("thanks, he refunded the money after i went to his house", "question"),  # "he": no side
         ("thanks, i was scared but now i know he has a second wife", "question"),
+        ("thanks, went to the police station and withdrew the complaint", "question"),
+        ("thanks, submitted my passport to the employer", "question"),
+        # ... compounds that only look like a risk, unless handed over; an acknowledgement
+        # before a plan closes as a thanks does
+        ("thanks, will apply for the duplicate ration card online", "greeting"),
+        ("thanks, will file the cheque bounce case within 30 days", "greeting"),
+        ("thanks, will give my ration card to the landlord", "question"),
+        ("thanks, will let the owner keep my aadhaar card", "question"),
+        ("thanks, will remember this", "greeting"),
+        ("noted sir, i will collect all my rent receipts and keep them in one file", "greeting"),
+        ("ok got it, will call the helpline tomorrow", "greeting"),
+        ("ok noted, will go to the canal tonight", "question"),
+        ("ok, will give my aadhaar card to the landlord", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
