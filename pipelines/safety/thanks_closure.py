@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from pipelines.safety.distress import names_harm
+from pipelines.safety.greeting import greeting_clause
 from pipelines.safety.learned import holds_insult
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
@@ -202,6 +203,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
         )
         or plans(clause, rules)
         or outcome(clause, rules)
+        or greeting_clause(clause, rules)  # "thank you so much for the guidance"
         or any(
             _phrase_closes(clause, found, rules)
             for pattern in (
