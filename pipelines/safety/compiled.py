@@ -117,6 +117,7 @@ class CompiledRules:
     not_english: frozenset[str] = frozenset()  # a clause with two is not the scorer's
     acknowledgement_words: frozenset[str] = frozenset()  # "ok sir noted": words of them
     thanks_contrasts: frozenset[str] = frozenset()  # "but", unless what follows settles it
+    settling_tail_words: frozenset[str] = frozenset()  # "but now i know [the process]"
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
@@ -216,6 +217,7 @@ def compile_rules(
         acknowledgements=frozenset(words_of(e) for e in entries(greeting, "acknowledgements")),
         acknowledgement_words=words_in(greeting, ("acknowledgements", "thanks_plan_lead")),
         thanks_contrasts=_single_words(greeting, ("thanks_contrasts",)),
+        settling_tail_words=_single_words(greeting, ("settling_tail_words",)),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),

@@ -70,8 +70,9 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
 
 
 def _acknowledged_plan(prepared: Prepared, rules: SafetyRules) -> bool:
-    """An acknowledgement, then the writer's plan or a step done: "noted sir, i will collect all
-    my rent receipts", "ok got it, will call the helpline tomorrow"."""
+    """An acknowledgement, then a plan of the closed words or a matter settled: "noted sir, i
+    will collect all my rent receipts", "ok got it, will call the helpline tomorrow"; not "ok
+    noted, will take my passport to the employer" (a review)."""
     first, *rest = prepared.clauses or [""]
     words = first.split()
     plan = rest[0] if rest else ""
@@ -81,7 +82,7 @@ def _acknowledged_plan(prepared: Prepared, rules: SafetyRules) -> bool:
     return (
         bool(words)
         and rules.compiled.acknowledgement_words.issuperset(words)
-        and (plans(plan, rules) or outcome(plan, rules))
+        and (planned(plan, rules, strict=True) or outcome(plan, rules))
     )
 
 
@@ -178,12 +179,12 @@ def _settles(words: list[str], rules: SafetyRules) -> bool:
 
 
 def _settling_tail(tail: list[str], rules: SafetyRules) -> bool:
-    """What may follow a settling phrase: a word, or a few words of a plan naming no risk
+    """What may follow a settling phrase: a word, or a few `settling_tail_words` naming no risk
     ("now i understand [the process]"; not "now i know [he has a second wife]")."""
     compiled = rules.compiled
     return len(tail) <= SETTLING_TAIL_WORDS or (
         len(tail) <= SETTLING_PLAN_TAIL_WORDS
-        and compiled.thanks_plan_words.issuperset(tail)
+        and compiled.settling_tail_words.issuperset(tail)
         and not names_risk(tail, rules)
     )
 

@@ -69,7 +69,7 @@ def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
     `thanks_plan_words` (at most `PLAN_MAX_WORDS` after its verb), or, unless its verb hands
     something over ("give"), of at most `OPEN_PLAN_MAX_WORDS` with at most
     `OPEN_PLAN_OTHER_WORDS` outside that list, no amount and no Hinglish word (`_foreign`).
-    With `strict` (what vetoes the small-talk head), only the closed words, risks unread."""
+    With `strict` (what vetoes the small-talk head), only the closed words, and no risk."""
     compiled = rules.compiled
     plan = compiled.thanks_plans.match(clause)
     if plan is None:  # "tomorrow first thing i will go": before it, only words of a plan
@@ -94,12 +94,16 @@ def _acts_on_advice(
     others = [word for word in words if word not in compiled.thanks_plan_words]
     if not _place_listed(rest, opening, rules):
         return False
-    if strict:
-        return not others and len(rest) <= PLAN_MAX_WORDS
+    if strict:  # "will go to the lodge tonight": closed words, but a risk
+        return not others and len(rest) <= PLAN_MAX_WORDS and not names_risk(rest, rules, False)
     handover = verb in compiled.thanks_plan_handovers  # "will do the transfer to ..."
-    if names_risk(rest, rules, compounds=not handover):  # "will give my aadhaar card to ..."
+    if names_risk(rest, rules, compounds=not handover):  # "will give the report card to ..."
         return False
-    if handover:
+    spared = compiled.thanks_plan_safe.search(" ".join(rest)) is not None  # "return memo"
+    if spared:  # its own words may be unlisted; the rest is closed
+        outside = set(compiled.thanks_plan_safe.sub(" ", " ".join(rest)).split())
+        others = [word for word in others if word in outside]
+    if handover or spared:  # "will visit the branch manager at the farmhouse tonight"
         return not others and len(rest) <= PLAN_MAX_WORDS
     unlisted = [word for word in others if not word.isdigit()]
     return (

@@ -148,6 +148,8 @@ DISTRESS_TO_A_SURE_HEAD = [
     ("thanks", "thanks, went up to the overbridge", "thanks, went to the dlsa office"),
     ("thanks", "thanks, visited the old well tonight", "thanks, visited the police station"),
     ("thanks", "thanks, we met the sho at his farmhouse", "thanks, we met the sho at the office"),
+    # ... and a plan of the closed words that names a risk is no closing to the head either
+    ("thanks", "thanks, will go to the lodge tonight", "thanks, will go to the office tonight"),
 ]
 
 

@@ -469,11 +469,19 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, submitted my passport to the employer", "question"),
         # ... compounds that only look like a risk, unless handed over; an acknowledgement
         # before a plan closes as a thanks does
-        ("thanks, will apply for the duplicate ration card online", "greeting"),
         ("thanks, will file the cheque bounce case within 30 days", "greeting"),
-        ("thanks, will give my ration card to the landlord", "question"),
-        ("thanks, will let the owner keep my aadhaar card", "question"),
+        ("thanks, will go to the consumer forum with the bills and the warranty card", "greeting"),
+        ("thanks, will give the warranty card to the dealer", "question"),  # a handover
+        ("thanks, will visit the branch manager at the farmhouse tonight", "question"),  # closed
+        ("thanks, will take my aadhaar card and pan card to the employer", "question"),
+        ("thanks, will get the marriage certificate for my daughter of 15", "question"),
         ("thanks, will remember this", "greeting"),
+        ("thanks, will remember you all from the other side", "question"),
+        ("thanks, will put my signature on the empty stamp paper", "question"),
+        ("thanks, will upload her photos online tonight", "question"),
+        ("ok noted, will take my passport to the employer tomorrow", "question"),
+        ("thanks, we were scared but now we know her hostel", "question"),
+        ("ok sir, will visit the sho at the lodge tonight", "question"),
         ("noted sir, i will collect all my rent receipts and keep them in one file", "greeting"),
         ("ok got it, will call the helpline tomorrow", "greeting"),
         ("ok noted, will go to the canal tonight", "question"),
