@@ -43,13 +43,6 @@ ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
 # all an open plan's clause may hold but for one word (pipelines/safety/thanks_plans.py)
 PLAN_WORD_LISTS = ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
 NOT_ADDRESSING = frozenset({"ya", "ye", "ai", "machine", "robot", "llm", "gpt"})
-# English "ya" and "ye" (you) are Hinglish "or" and "this" ("property me haq hai ya nahi"):
-# they aim a clause at the reader only in a clause without these Hinglish words
-HINGLISH_HOMOGRAPHS = frozenset({"ya", "ye"})
-HINGLISH_MARKERS = frozenset(
-    {"hai", "hain", "ho", "ka", "ki", "ke", "ko", "me", "mein", "se", "nahi", "nhi", "kya"}
-    | {"tha", "thi", "aur", "bhi", "wala", "wali"}
-)
 
 
 @dataclass(frozen=True)
@@ -118,6 +111,9 @@ class CompiledRules:
     acknowledgement_words: frozenset[str] = frozenset()  # "ok sir noted": words of them
     thanks_contrasts: frozenset[str] = frozenset()  # "but", unless what follows settles it
     settling_tail_words: frozenset[str] = frozenset()  # "but now i know [the process]"
+    remark_topics: frozenset[str] = frozenset()  # "monsoon", "biryani": a remark's topic
+    remark_words: frozenset[str] = frozenset()  # "lol", "today": what may surround it
+    remark_risks: re.Pattern[str] = re.compile(NEVER)  # "no food": no remark
     question_words: frozenset[str] = frozenset()
     greeting_emoji: frozenset[str] = frozenset()  # a message of only these is a greeting
     greeting_followups: frozenset[str] = frozenset()  # "ok so?": with a "?", no greeting
@@ -218,6 +214,9 @@ def compile_rules(
         acknowledgement_words=words_in(greeting, ("acknowledgements", "thanks_plan_lead")),
         thanks_contrasts=_single_words(greeting, ("thanks_contrasts",)),
         settling_tail_words=_single_words(greeting, ("settling_tail_words",)),
+        remark_topics=_single_words(greeting, ("remark_topics",)),
+        remark_words=_single_words(greeting, ("remark_words",)),
+        remark_risks=_phrases(greeting, "remark_risks"),
         question_words=_single_words(greeting, ("question_words",)),
         greeting_emoji=frozenset(e for b in greeting.values() for e in b.lists.get("emoji", ())),
         greeting_followups=_single_words(greeting, ("followups",)),

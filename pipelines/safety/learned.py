@@ -19,10 +19,17 @@ from __future__ import annotations
 
 import re
 
-from pipelines.safety.compiled import HINGLISH_HOMOGRAPHS, HINGLISH_MARKERS
 from pipelines.safety.greeting import detect_greeting, greeting_clause
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
+
+# English "ya" and "ye" (you) are Hinglish "or" and "this" ("property me haq hai ya nahi"):
+# they aim a clause at the reader only in a clause without these Hinglish words
+HINGLISH_HOMOGRAPHS = frozenset({"ya", "ye"})
+HINGLISH_MARKERS = frozenset(
+    {"hai", "hain", "ho", "ka", "ki", "ke", "ko", "me", "mein", "se", "nahi", "nhi", "kya"}
+    | {"tha", "thi", "aur", "bhi", "wala", "wali"}
+)
 
 
 def spared(prepared: Prepared, rules: SafetyRules) -> list[str]:

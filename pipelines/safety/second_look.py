@@ -15,16 +15,14 @@ import re
 
 from pipelines.safety.greeting import asks_what_next
 from pipelines.safety.learned import holds_insult
+from pipelines.safety.matters import asks_for_help, names_legal_matter
 from pipelines.safety.mentions import Detector, spare_quoted_mention
 from pipelines.safety.message_models import AMBIGUOUS, MessageModels, head_score
 from pipelines.safety.normalize import Prepared
+from pipelines.safety.remarks import chitchat_remark
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
-from pipelines.safety.thanks_closure import (
-    asks_beside_thanks,
-    names_legal_matter,
-    thanks_closure,
-)
+from pipelines.safety.thanks_closure import asks_beside_thanks, thanks_closure
 from pipelines.safety.thanks_plans import untold_plan
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
@@ -55,7 +53,7 @@ def second_look(
     # greeting a question costs the user its answer: it must ask the assistant, and score higher
     asks = "?" in text
     bar = max(limits.social, limits.social_question) if asks else limits.social
-    thanks, helps = _thanks(prepared, rules), _asks_for_help(prepared, rules)
+    thanks, helps = _thanks(prepared, rules), asks_for_help(prepared, rules)
     asks_anything = _asks_anything(prepared, rules, asks)
     longer_thanks = thanks and (len(words) > THANKS_WITH_CONTENT or helps)
     if longer_thanks:
@@ -79,6 +77,8 @@ def second_look(
         return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
     if thanks_closure(text, prepared, rules, len(words)):
         return Classification("greeting", ("greeting.thanks_closure",))
+    if chitchat_remark(text, prepared, rules):
+        return Classification("greeting", ("greeting.remark",))
     return None
 
 
@@ -124,11 +124,6 @@ def _head(models: MessageModels, head: str, rules: SafetyRules) -> Detector:
 def _passes(score: float, threshold: float) -> bool:
     """A threshold of 1.0 or more turns the head off (a float sigmoid can round to 1.0)."""
     return threshold < 1.0 and score >= threshold
-
-
-def _asks_for_help(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A request for help or a legal word ("help", "madad", "court", "शिकायत"): a question."""
-    return any(p.help.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
 
 
 def _addressed(prepared: Prepared, rules: SafetyRules) -> bool:

@@ -12,6 +12,7 @@ import re
 from pipelines.safety.distress import names_harm
 from pipelines.safety.greeting import greeting_clause
 from pipelines.safety.learned import holds_insult
+from pipelines.safety.matters import names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
@@ -236,10 +237,3 @@ def _asks_first(clause: str, rules: SafetyRules) -> bool:
     ("will send the notice on monday")."""
     words = clause.split()
     return bool(words) and words[0] in rules.compiled.asking_words and not plans(clause, rules)
-
-
-def names_legal_matter(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A legal matter or a harm ("summon", "किराया", "maara"): never small talk for the head,
-    even after a thanks."""
-    legal = any(p.legal.search(p.fold(prepared.words)) for p in rules.compiled.reporting)
-    return legal or names_harm(prepared, rules)

@@ -150,6 +150,10 @@ DISTRESS_TO_A_SURE_HEAD = [
     ("thanks", "thanks, we met the sho at his farmhouse", "thanks, we met the sho at the office"),
     # ... and a plan of the closed words that names a risk is no closing to the head either
     ("thanks", "thanks, will go to the lodge tonight", "thanks, will go to the office tonight"),
+    # ... and going without food or pay is a harm, however cheerful (a review of remarks)
+    ("tonight", "kids hungry again tonight", "kids asleep early tonight"),
+    ("diwali", "working on diwali again, no pay", "working on the diwali lights again"),
+    ("today", "done with everything today", "done with the shopping today"),
 ]
 
 

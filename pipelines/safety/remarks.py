@@ -1,0 +1,58 @@
+"""remarks: a remark about the writer's day made of everyday words, no problem named (pure).
+
+"winter in shimla is beautiful, snow everywhere", "just cooked maggi at 2am, college life",
+"bursting crackers with my cousins tonight, diwali vibes": small talk the message models score
+low, because most statements they were shown were problems or comments. A remark counts when
+it names a topic of `remark_topics` (weather, food, cricket, films, festivals, travel, a
+tiring day) and holds at most `REMARK_OTHER_WORDS` words outside those and `remark_words`,
+and it has no "?", no question or asking word, no thanks (thanks_closure.py reads those), no
+plan, no word to the reader (the message models read those), no long number, no profanity or
+insult, and names no legal matter, harm, request for help, risk or crisis: "no food since
+yesterday", "stuck at the bus stand tonight with my kids" and "are firecrackers allowed on
+diwali" are no remarks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipelines.safety.distress import names_crisis
+from pipelines.safety.learned import holds_insult
+from pipelines.safety.matters import asks_for_help, names_legal_matter
+from pipelines.safety.normalize import Prepared
+from pipelines.safety.rules import SafetyRules
+
+REMARK_MIN_WORDS = 2
+REMARK_MAX_WORDS = 20
+REMARK_OTHER_WORDS = 2  # "mumbai rains are back, [local] trains full as usual": names, places
+_LONG_NUMBER = re.compile(r"\d{5}")  # a phone or an account: no remark
+# going without for days ("tea and biscuits for 3 days now"; a review)
+_SO_LONG = re.compile(
+    r"\b(?:for|since) (?:\d+|two|three|four|five|many) (?:days?|weeks?|months?)\b"
+)
+
+
+def chitchat_remark(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
+    compiled = rules.compiled
+    words = prepared.words.split()
+    if "?" in text or not REMARK_MIN_WORDS <= len(words) <= REMARK_MAX_WORDS:
+        return False
+    said = set(words)
+    topics = said & compiled.remark_topics
+    others = said - compiled.remark_topics - compiled.remark_words
+    if not topics or len([w for w in others if not w.isdigit()]) > REMARK_OTHER_WORDS:
+        return False
+    return not (
+        words[0] in compiled.asking_words  # "are firecrackers allowed on diwali"
+        or not said.isdisjoint(compiled.question_words | compiled.thanks_words)
+        or not said.isdisjoint(compiled.addressed_words | compiled.profanity_words)
+        or any(compiled.thanks_plan_opening.match(clause) for clause in prepared.clauses)
+        or _LONG_NUMBER.search(text)
+        or _SO_LONG.search(prepared.words)
+        or compiled.thanks_plan_risks.search(prepared.words)
+        or compiled.remark_risks.search(prepared.words)
+        or names_crisis(prepared, rules)
+        or names_legal_matter(prepared, rules)
+        or asks_for_help(prepared, rules)
+        or any(holds_insult(clause, rules) for clause in prepared.clauses)
+    )
