@@ -25,6 +25,8 @@ from pipelines.safety.rules import SafetyRules
 REMARK_MIN_WORDS = 2
 REMARK_MAX_WORDS = 20
 REMARK_OTHER_WORDS = 2  # "mumbai rains are back, [local] trains full as usual": names, places
+CHOICE_JOINS = frozenset({"or", "vs", "versus"})
+CHOICE_ASKS = frozenset({"which", "who"})  # "which is better", after a choice only
 _LONG_NUMBER = re.compile(r"\d{5}")  # a phone or an account: no remark
 # going without for days ("tea and biscuits for 3 days now"; a review)
 _SO_LONG = re.compile(
@@ -35,16 +37,18 @@ _SO_LONG = re.compile(
 def chitchat_remark(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
     compiled = rules.compiled
     words = prepared.words.split()
-    if "?" in text or not REMARK_MIN_WORDS <= len(words) <= REMARK_MAX_WORDS:
+    choice = _choice(words, rules)  # "dhoni or kohli, who is better?" may ask
+    if ("?" in text and not choice) or not REMARK_MIN_WORDS <= len(words) <= REMARK_MAX_WORDS:
         return False
     said = set(words)
     topics = said & compiled.remark_topics
     others = said - compiled.remark_topics - compiled.remark_words
     if not topics or len([w for w in others if not w.isdigit()]) > REMARK_OTHER_WORDS:
         return False
+    asks = compiled.question_words - (CHOICE_ASKS if choice else frozenset())
     return not (
-        words[0] in compiled.asking_words  # "are firecrackers allowed on diwali"
-        or not said.isdisjoint(compiled.question_words | compiled.thanks_words)
+        (words[0] in compiled.asking_words and not choice)  # "are firecrackers allowed on diwali"
+        or not said.isdisjoint(asks | compiled.thanks_words)
         or not said.isdisjoint(compiled.addressed_words | compiled.profanity_words)
         or any(compiled.thanks_plan_opening.match(clause) for clause in prepared.clauses)
         or _LONG_NUMBER.search(text)
@@ -55,4 +59,14 @@ def chitchat_remark(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
         or names_legal_matter(prepared, rules)
         or asks_for_help(prepared, rules)
         or any(holds_insult(clause, rules) for clause in prepared.clauses)
+    )
+
+
+def _choice(words: list[str], rules: SafetyRules) -> bool:
+    """A choice between two things named ("biryani or pulao", "csk vs mi"): the words on both
+    sides of an "or" are no joining words (the rest of the remark's tests still apply)."""
+    joining = rules.compiled.remark_words
+    return any(
+        word in CHOICE_JOINS and words[i - 1] not in joining and words[i + 1] not in joining
+        for i, word in enumerate(words[1:-1], start=1)
     )

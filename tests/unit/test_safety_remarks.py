@@ -17,6 +17,8 @@ REMARKS = [
     "very hot today, 45 degrees in Nagpur 🥵",
     "bursting crackers with my cousins tonight, diwali vibes",
     "rcb lost again lol",
+    "dhoni or kohli, who is better?",  # a choice between two things named may ask
+    "idli or dosa? choose one",
 ]
 
 NOT_REMARKS = [
@@ -31,6 +33,9 @@ NOT_REMARKS = [
     "no food since yesterday, so hungry",  # a risk
     "stuck at the bus stand tonight with my kids, so cold",  # risks
     "so tired of everything, want to end it tonight",  # a crisis
+    "go back or stay, which is better?",  # a choice, but nothing of a remark's
+    "court or lok adalat, which is better?",  # a legal matter
+    "my husband or my in laws, who is worse?",  # risks
     "call me on 9415012345 after lunch",  # a long number
     # a review: going without, a home lost, out in the cold, last words
     "no dinner again tonight",
