@@ -56,3 +56,20 @@ def plan_regex(
     if inner:
         return re.compile(rf"(?<!\S)(?:{openers}) {acts}")
     return re.compile(rf"{acks}(?:(?:(?:{openers})|(?:{starts})) {acts}|(?:{moves})(?!\S))")
+
+
+def won_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
+    """What the writer won since, said of their own thing (`thanks_won`, `thanks_won_verbs`):
+    "the airline refunded my ticket money", "my widow pension application is approved", "we
+    got back our deposit". Each form names the verb in a group of its own (`verb*`)."""
+    won, verbs = entries(languages, "thanks_won"), entries(languages, "thanks_won_verbs")
+    if not won or not verbs:
+        return re.compile(NEVER)
+    thing, done = alternation(won, plural=True), alternation(verbs)
+    linking = r"(?:(?:is|was|has|have|been|got|finally|now|also|all) )*"
+    return re.compile(
+        rf"(?<!\S)(?:(?P<verb>{done}) (?:back )?(?:my|our) (?:\S+ ){{0,2}}(?:{thing})"
+        rf"|(?:my|our) (?:\S+ ){{0,3}}(?:{thing}) {linking}(?P<verb_after>{done})"
+        rf"|(?:i|we) (?:(?:finally|have|also|all) )*(?P<verb_got>got|received) (?:back )?"
+        rf"(?:my|our) (?:\S+ ){{0,2}}(?:{thing}))(?!\S)"
+    )

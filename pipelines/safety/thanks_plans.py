@@ -35,6 +35,9 @@ SHORT_NUMBER_DIGITS = 4
 # a step the writer took opens its clause after at most this many words ("we have finally
 # [went]")
 STEP_VERB_WORDS = 4
+# what was won may be told with this many words outside the plan words ("the [airline] finally
+# refunded my ticket money after i [filed] on the consumer helpline")
+WON_OTHER_WORDS = 2
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
 OUTCOME_TAIL_WORDS = 4
@@ -43,14 +46,36 @@ OUTCOME_TAIL_WORDS = 4
 def outcome(clause: str, rules: SafetyRules) -> bool:
     """The clause ends on a matter settled since ("the landlord returned my deposit today",
     "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
-    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words."""
+    `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words;
+    or it tells what the writer won since (`won`)."""
     compiled = rules.compiled
+    if won(clause, rules):
+        return True
     for found in compiled.thanks_outcomes.finditer(clause):
         rest = clause[found.end() :].split()
         tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
         if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
             return True
     return False
+
+
+def won(clause: str, rules: SafetyRules) -> bool:
+    """The writer's own thing won since (`thanks_won`: "the airline finally refunded my ticket
+    money after i filed on the consumer helpline"), and around it at most `WON_OTHER_WORDS`
+    words outside `thanks_plan_words` and no risk but its verb ("paid"): "the court granted my
+    husband bail" or "the agent returned my passport after i paid him" are no such news."""
+    compiled = rules.compiled
+    found = compiled.thanks_won.search(clause)
+    if found is None:
+        return False
+    verb = next(value for value in found.groupdict().values() if value is not None)
+    risks = compiled.thanks_plan_risks.finditer(compiled.thanks_plan_safe.sub(" ", clause))
+    if any(risk.group() != verb for risk in risks):  # "returned my application"; not "paid"
+        return False
+    rest = (clause[: found.start()] + " " + clause[found.end() :]).split()
+    listed = compiled.thanks_plan_words | compiled.thanks_done_verbs | compiled.thanks_outcome_tails
+    listed |= compiled.thanks_words  # "... after we [submitted] the form. thanks"
+    return len([w for w in rest if w not in listed and not w.isdigit()]) <= WON_OTHER_WORDS
 
 
 def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
