@@ -82,7 +82,8 @@ class CompiledRules:
     thanks_resolutions: re.Pattern[str] = re.compile(NEVER)
     thanks_outcomes: re.Pattern[str] = re.compile(NEVER)  # "got bail", at its clause's end
     thanks_outcome_tails: frozenset[str] = frozenset()  # words that may follow it ("today")
-    thanks_won: re.Pattern[str] = re.compile(NEVER)  # "the airline refunded my ticket money"
+    thanks_won: re.Pattern[str] = re.compile(NEVER)  # "the landlord returned my deposit"
+    thanks_won_risks: re.Pattern[str] = re.compile(NEVER)  # "rejected", "lottery": no win
     thanks_plan_number_leads: frozenset[str] = frozenset()  # "form" in "form 16"
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
     # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
@@ -189,6 +190,7 @@ def compile_rules(
         thanks_outcomes=_phrases(greeting, "thanks_outcomes"),
         thanks_outcome_tails=_single_words(greeting, ("thanks_outcome_tails",)),
         thanks_won=won_regex(greeting),
+        thanks_won_risks=_phrases(greeting, "thanks_won_risks"),
         thanks_plan_number_leads=_single_words(greeting, ("thanks_plan_number_leads",)),
         thanks_plan_endings=tuple(entries(greeting, "thanks_plan_endings")),
         thanks_plans=plan_regex(greeting),

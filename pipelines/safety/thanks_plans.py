@@ -26,6 +26,7 @@ OPEN_PLAN_OTHER_WORDS = 1
 # a number beside them is a count ("3 copies", "at 10"), not an amount
 OPEN_PLAN_NUMBER_DIGITS = 2
 AMOUNT = re.compile(r"\d+(?:k|l|lac|lakh|cr)")  # "50k", "2l"
+DIGITS = re.compile(r"\d+")
 # the place a plan goes to is its first word after these, within this many
 DETERMINERS = frozenset({"the", "my", "our", "a", "an"})
 PLACE_WORDS = 3
@@ -47,14 +48,22 @@ def outcome(clause: str, rules: SafetyRules) -> bool:
     """The clause ends on a matter settled since ("the landlord returned my deposit today",
     "bhai ki bail ho gayi aaj"), followed by at most `OUTCOME_TAIL_WORDS` of the
     `thanks_outcome_tails` (times, "with interest", "in full"), not counting thanks words;
-    or it tells what the writer won since (`won`)."""
+    or it tells what the writer won since (`won`). Neither names a `thanks_won_risks`, nor a
+    risk before the outcome ("my husband got bail last night")."""
     compiled = rules.compiled
+    if compiled.thanks_won_risks.search(clause):  # "my rapist's bail was granted"
+        return False
     if won(clause, rules):
         return True
     for found in compiled.thanks_outcomes.finditer(clause):
         rest = clause[found.end() :].split()
         tail = [word for word in rest if word not in compiled.thanks_words]  # "... dhanyawad"
-        if len(tail) <= OUTCOME_TAIL_WORDS and compiled.thanks_outcome_tails.issuperset(tail):
+        before = clause[: found.start()].split()  # "my [husband] got bail last night"
+        if (
+            len(tail) <= OUTCOME_TAIL_WORDS
+            and compiled.thanks_outcome_tails.issuperset(tail)
+            and not names_risk(before, rules)
+        ):
             return True
     return False
 
@@ -62,8 +71,9 @@ def outcome(clause: str, rules: SafetyRules) -> bool:
 def won(clause: str, rules: SafetyRules) -> bool:
     """The writer's own thing won since (`thanks_won`: "the airline finally refunded my ticket
     money after i filed on the consumer helpline"), and around it at most `WON_OTHER_WORDS`
-    words outside `thanks_plan_words` and no risk but its verb ("paid"): "the court granted my
-    husband bail" or "the agent returned my passport after i paid him" are no such news."""
+    words outside `thanks_plan_words`, no amount and no risk but its verb ("paid"): "the court
+    granted my husband bail", "the agent returned my passport after i paid him" or "my claim
+    was settled for only 2000" are no such news (`outcome` reads `thanks_won_risks` first)."""
     compiled = rules.compiled
     found = compiled.thanks_won.search(clause)
     if found is None:
@@ -72,6 +82,10 @@ def won(clause: str, rules: SafetyRules) -> bool:
     risks = compiled.thanks_plan_risks.finditer(compiled.thanks_plan_safe.sub(" ", clause))
     if any(risk.group() != verb for risk in risks):  # "returned my application"; not "paid"
         return False
+    if AMOUNT.search(clause) or any(
+        len(n) > OPEN_PLAN_NUMBER_DIGITS for n in DIGITS.findall(clause)
+    ):
+        return False  # "after i gave the clerk 2000", "settled for only 2000"
     rest = (clause[: found.start()] + " " + clause[found.end() :]).split()
     listed = compiled.thanks_plan_words | compiled.thanks_done_verbs | compiled.thanks_outcome_tails
     listed |= compiled.thanks_words  # "... after we [submitted] the form. thanks"

@@ -491,6 +491,13 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, the owner paid my salary to my father for the whole year", "question"),
         ("thanks, the court returned my application", "question"),
         ("thanks, the agent returned my passport after i paid him", "question"),
+        ("thanks, my application was processed and rejected", "question"),  # a review
+        ("thanks, my fir was returned by the police", "question"),
+        ("thanks, my claim was settled for only 2000", "question"),
+        ("thank you, my attacker's bail application is approved", "question"),
+        ("thanks, my lottery claim is approved, they want a fee", "question"),
+        ("thanks, my husband got bail last night", "question"),
+        ("thanks, my father got bail last night", "greeting"),
         ("noted sir, i will collect all my rent receipts and keep them in one file", "greeting"),
         ("ok got it, will call the helpline tomorrow", "greeting"),
         ("ok noted, will go to the canal tonight", "question"),
