@@ -60,8 +60,8 @@ def plan_regex(
 
 def won_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
     """What the writer won since, said of their own thing (`thanks_won`, `thanks_won_verbs`):
-    "the airline refunded my ticket money", "my widow pension application is approved", "we
-    got back our deposit". Each form names the verb in a group of its own (`verb*`)."""
+    "the landlord returned my deposit", "my widow pension application is approved", "we got
+    back our deposit". Each form names the verb in a group of its own (`verb*`)."""
     won, verbs = entries(languages, "thanks_won"), entries(languages, "thanks_won_verbs")
     if not won or not verbs:
         return re.compile(NEVER)

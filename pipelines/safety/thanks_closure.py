@@ -33,8 +33,9 @@ SETTLING_LEAD_WORDS = 2  # "but [your answer] gave me confidence"
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
     """A thanks that closes the conversation ("thank you, I finally understand my rights",
-    "shukriya, kal thane jaungi"): a thanks word or a blessing; every clause part of the
-    thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
+    "shukriya, kal thane jaungi"): a thanks word, a blessing, or an acknowledgement before a
+    plan of the closed words ("noted sir, i will collect my rent receipts"); every clause part
+    of the thanks (a thanks, closing, blessing, praise, resolution or plan: "god bless you, my
     husband sold the house" is a new problem); no "?", no question word outside what is now
     known ("now I know what to do"), no negation outside a thanks idiom ("can't thank you
     enough"), no word that turns it into a request ("but", "because", "lekin", "चाहिए") and

@@ -26,7 +26,6 @@ OPEN_PLAN_OTHER_WORDS = 1
 # a number beside them is a count ("3 copies", "at 10"), not an amount
 OPEN_PLAN_NUMBER_DIGITS = 2
 AMOUNT = re.compile(r"\d+(?:k|l|lac|lakh|cr)")  # "50k", "2l"
-DIGITS = re.compile(r"\d+")
 # the place a plan goes to is its first word after these, within this many
 DETERMINERS = frozenset({"the", "my", "our", "a", "an"})
 PLACE_WORDS = 3
@@ -36,8 +35,8 @@ SHORT_NUMBER_DIGITS = 4
 # a step the writer took opens its clause after at most this many words ("we have finally
 # [went]")
 STEP_VERB_WORDS = 4
-# what was won may be told with this many words outside the plan words ("the [airline] finally
-# refunded my ticket money after i [filed] on the consumer helpline")
+# what was won may be told with this many words outside the plan words ("my mothers pension has
+# restarted after we submitted the [jeevan pramaan] at the bank")
 WON_OTHER_WORDS = 2
 # a matter settled since ends its clause but for this many `thanks_outcome_tails` ("my brother
 # got bail last night"); "he got bail and now sits outside our gate" goes on to news
@@ -69,8 +68,8 @@ def outcome(clause: str, rules: SafetyRules) -> bool:
 
 
 def won(clause: str, rules: SafetyRules) -> bool:
-    """The writer's own thing won since (`thanks_won`: "the airline finally refunded my ticket
-    money after i filed on the consumer helpline"), and around it at most `WON_OTHER_WORDS`
+    """The writer's own thing won since (`thanks_won`: "my mothers pension has restarted after
+    we submitted the form"), and around it at most `WON_OTHER_WORDS`
     words outside `thanks_plan_words`, no amount and no risk but its verb ("paid"): "the court
     granted my husband bail", "the agent returned my passport after i paid him" or "my claim
     was settled for only 2000" are no such news (`outcome` reads `thanks_won_risks` first)."""
@@ -82,10 +81,8 @@ def won(clause: str, rules: SafetyRules) -> bool:
     risks = compiled.thanks_plan_risks.finditer(compiled.thanks_plan_safe.sub(" ", clause))
     if any(risk.group() != verb for risk in risks):  # "returned my application"; not "paid"
         return False
-    if AMOUNT.search(clause) or any(
-        len(n) > OPEN_PLAN_NUMBER_DIGITS for n in DIGITS.findall(clause)
-    ):
-        return False  # "after i gave the clerk 2000", "settled for only 2000"
+    if any(_foreign(word, rules) for word in clause.split()):
+        return False  # an amount: "after i gave the clerk 2000", "settled for only 2000"
     rest = (clause[: found.start()] + " " + clause[found.end() :]).split()
     listed = compiled.thanks_plan_words | compiled.thanks_done_verbs | compiled.thanks_outcome_tails
     listed |= compiled.thanks_words  # "... after we [submitted] the form. thanks"
@@ -154,8 +151,8 @@ def _acts_on_advice(
 
 def names_risk(words: list[str], rules: SafetyRules, compounds: bool = True) -> bool:
     """One of `thanks_plan_risks`; with `compounds`, outside the compounds that only look like
-    one (`thanks_plan_safe`: "ration card", "cheque bounce notice", "bank manager"), which a
-    handover does not spare ("will give my aadhaar card to the landlord")."""
+    one (`thanks_plan_safe`: "warranty card", "cheque bounce notice", "bank manager"), which a
+    handover does not spare ("will give the warranty card to the dealer")."""
     compiled = rules.compiled
     said = " ".join(words)
     if compounds:
