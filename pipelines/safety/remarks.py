@@ -21,6 +21,7 @@ from pipelines.safety.learned import holds_insult
 from pipelines.safety.matters import asks_for_help, names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
+from pipelines.safety.thanks_plans import names_risk
 
 REMARK_MIN_WORDS = 2
 REMARK_MAX_WORDS = 20
@@ -53,7 +54,7 @@ def chitchat_remark(text: str, prepared: Prepared, rules: SafetyRules) -> bool:
         or any(compiled.thanks_plan_opening.match(clause) for clause in prepared.clauses)
         or _LONG_NUMBER.search(text)
         or _SO_LONG.search(prepared.words)
-        or compiled.thanks_plan_risks.search(prepared.words)
+        or names_risk(words, rules, compounds=False)
         or compiled.remark_risks.search(prepared.words)
         or names_crisis(prepared, rules)
         or names_legal_matter(prepared, rules)

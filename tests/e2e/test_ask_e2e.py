@@ -37,6 +37,8 @@ MESSAGE_MODEL_INSULT = "tum toh ekdum gobar ganesh nikle"  # abuse.model.message
 MESSAGE_MODEL_SMALL_TALK = "kaisa chal raha hai aapka din"  # greeting.model.messages
 CLOSING_THANKS = "thank you sir, I understood the whole process of filing the complaint"
 EMOJI_THANKS, FESTIVAL_WISH = "🙏🙏", "aapko diwali ki hardik shubhkamnaye"  # round 11 rules
+REMARK = "winter in shimla is beautiful, snow everywhere"  # greeting.remark (round 25)
+WON_THANKS = "thanks, the landlord returned my deposit after i sent the notice"  # what was won
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -70,6 +72,8 @@ def batch(
         {"question": CLOSING_THANKS, "user": SECOND_LOOK_USER},
         {"question": EMOJI_THANKS, "user": SECOND_LOOK_USER},
         {"question": FESTIVAL_WISH, "user": SECOND_LOOK_USER},
+        {"question": REMARK, "user": SECOND_LOOK_USER},
+        {"question": WON_THANKS, "user": SECOND_LOOK_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -83,6 +87,8 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
     routes = [r["route"] for r in results]
     assert routes == ["reject", "greeting", "question", "question", "reject"] + [
         "reject",
+        "greeting",
+        "greeting",
         "greeting",
         "greeting",
         "greeting",
@@ -140,9 +146,9 @@ def test_the_second_look_keeps_the_reject_free_and_the_greeting_cheap(
     batch: tuple[Run, list[dict[str, Any]], Path],
 ) -> None:
     """SPEC guarantees 1 and 2 for the routes the message models, the closing thanks, emoji-only
-    thanks and festival wishes give."""
+    thanks, festival wishes, remarks about the day and thanks for what was won give."""
     _, results, _ = batch
-    rejected, *greetings = results[5:10]
+    rejected, *greetings = results[5:12]
     assert (rejected["route"], rejected["safe_query"]) == ("reject", None)
     assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
     for greeted in greetings:
