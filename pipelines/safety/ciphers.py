@@ -32,6 +32,7 @@ _ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
 _FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
 _PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b")
 _LEET = str.maketrans("0345789", "oeastbg")
+_DIGIT = re.compile(r"[0-9]")
 # "!" and "|" written for an i inside a word or before one ("pr!nt", "!nstruct!0ns")
 _SYMBOL_I = re.compile(r"(?<=[a-z0-9])[!|](?=[a-z0-9])|(?<![\w!|])[!|](?=[a-z]{2})")
 # short words an attack is written with, besides the cue words, to split run-together text
@@ -52,7 +53,7 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     lowered = text.lower()
     own = set(_LATIN_WORD.findall(lowered))
     found: list[tuple[str, str]] = []
-    for run in _BINARY_RUN.findall(text):
+    for run in _BINARY_RUN.findall(text) if "0" in text and "1" in text else ():
         decoded = bytes(int(b, 2) for b in run.split()).decode("latin-1")
         if sum(c.isalpha() or c == " " for c in decoded) >= 0.8 * len(decoded):
             found.append(("binary", decoded))
@@ -61,8 +62,7 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     candidates = [("morse", _from_morse(run)) for run in _MORSE_RUN.findall(text)]
     candidates.append(("split_words", _split_run_together(lowered, cues)))
     vocabulary = _vocabulary(cues)
-    symbols = _SYMBOL_I.sub("i", lowered)
-    candidates.append(("leet", _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), symbols)))
+    candidates.append(("leet", _unleet_text(lowered, vocabulary)))
     candidates.append(("concatenated", _joined_strings(text)))
     candidates.append(("pig_latin", _from_pig_latin(lowered, vocabulary)))
     candidates += _caesar(lowered, own, cues)
@@ -77,6 +77,16 @@ def _from_morse(run: str) -> str:
     return " ".join("".join(_MORSE.get(code, "") for code in word.split()) for word in words)
 
 
+def _unleet_text(lowered: str, vocabulary: frozenset[str]) -> str:
+    """The text with symbols read as an i and digits as letters inside words (each regex is
+    run only when the text holds what it replaces)."""
+    if "!" in lowered or "|" in lowered:
+        lowered = _SYMBOL_I.sub("i", lowered)
+    if not _DIGIT.search(lowered):
+        return lowered
+    return _LEET_WORD.sub(lambda m: _unleet(m.group(), vocabulary), lowered)
+
+
 def _unleet(word: str, vocabulary: frozenset[str]) -> str:
     """'ru135' -> 'rules', '1gn0r3' -> 'ignore': a 1 is an i, or an l after a letter when
     only that spelling is a known word."""
@@ -89,7 +99,7 @@ def _unleet(word: str, vocabulary: frozenset[str]) -> str:
 def _from_pig_latin(lowered: str, vocabulary: frozenset[str]) -> str:
     """'ignoreway allway eviouspray' -> 'ignore all previous': only when at least three words
     end in -ay; the moved consonants (up to three) are put back where that makes a known word."""
-    if len(_PIG_WORD.findall(lowered)) < 3:
+    if lowered.count("ay") < 3 or len(_PIG_WORD.findall(lowered)) < 3:
         return lowered
     return _PIG_WORD.sub(lambda m: _unpig(m.group(1), vocabulary), lowered)
 
@@ -165,6 +175,7 @@ def _caesar(lowered: str, own: set[str], cues: frozenset[str]) -> list[tuple[str
     ]
 
 
+@lru_cache(maxsize=2**14)
 def _gaps(word: str) -> str:
     """The word moved so that it starts with an a: equal for words one Caesar shift apart."""
     return word.translate(_shift_table((ord("a") - ord(word[0])) % 26))

@@ -42,6 +42,7 @@ _SPLIT_LETTERS = re.compile(r"(?i)(?<![a-z])[a-z]([ .\-_/*|·~+])(?:[a-z]\1){2,}
 _LEET_WORD = re.compile(
     r"(?i)(?<![\w@$])(?=[a-z0-9@$]*[a-z][013457]+[a-z])(?![a-z0-9@$]*\d{3})[a-z0-9@$]+"
 )
+_LEET_DIGIT = re.compile(r"[013457]")
 LEET_WORDS = 2  # one such word may be a name or a handle
 
 
@@ -58,9 +59,9 @@ def decoded_payloads(text: str, *, min_base64: int, min_hex: int) -> list[tuple[
         decoded = _readable(bytes.fromhex(digits)) if len(digits) % 2 == 0 else None
         if decoded is not None:
             found.append(("hex", decoded))
-    for run in _PERCENT.findall(text):
+    for run in _PERCENT.findall(text) if "%" in text else ():
         found.append(("percent", urllib.parse.unquote(run, errors="replace")))
-    for run in _UNICODE_ESCAPE.findall(text):
+    for run in _UNICODE_ESCAPE.findall(text) if "\\u" in text else ():
         found.append(("unicode_escape", run.encode("ascii").decode("unicode_escape")))
     return found
 
@@ -75,7 +76,7 @@ def unscrambled(text: str, cues: frozenset[str], *, max_chars: int) -> list[tupl
     # rot13 and reversal map each word of the text to a word of the form: look the text's own
     # words up among the cues' rot13 and reversed spellings before building either form
     for transform, change, changed_cues in _word_maps(cues):
-        if any(word in changed_cues and change(word) not in own for word in own):
+        if any(change(word) not in own for word in own & changed_cues):
             found.append((transform, change(text)))
     if _INNER_SEPARATOR.search(text):
         joined = _INNER_SEPARATOR.sub("", text)
@@ -90,7 +91,7 @@ def hidden_words(text: str, *, max_chars: int) -> list[str]:
     or more ("b4t4 n4kli"). Normalisation reads them as words in the word form."""
     text = text[:max_chars]
     found = [m.group(0) for m in _SPLIT_LETTERS.finditer(text)]
-    leet = _LEET_WORD.findall(text)
+    leet = _LEET_WORD.findall(text) if _LEET_DIGIT.search(text) else []
     return found + (leet if len(leet) >= LEET_WORDS else [])
 
 

@@ -14,11 +14,15 @@ import re
 from pipelines.safety.required_literals import required_literals
 from pipelines.safety.trie import trie_regex
 
+# literals a pattern's gate may list: they are all found in one scan, so a long alternation
+# ("忽略|无视|...|ignora totes les instruccions") is still gated, not searched in every text
+GATE_LITERALS = 64
+
 
 class FlatPatterns:
     def __init__(self, patterns: list[re.Pattern[str]]) -> None:
         self.patterns = patterns
-        self.gates = [required_literals(p.pattern, p.flags) for p in patterns]
+        self.gates = [required_literals(p.pattern, p.flags, most=GATE_LITERALS) for p in patterns]
         literals = {literal for gate in self.gates for literal in gate.literals or ()}
         self.scan = re.compile(trie_regex(literals)) if literals else None
         self.by_literal = {

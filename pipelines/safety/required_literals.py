@@ -37,18 +37,20 @@ class Gate:
         return self.literals is None or any(literal in text for literal in self.literals)
 
 
-def required_literals(pattern: str, flags: int = 0) -> Gate:
+def required_literals(pattern: str, flags: int = 0, *, most: int = MOST) -> Gate:
+    """The pattern's gate; an alternation of more than `most` literals gives none (a caller
+    that scans all its patterns' literals in one pass can afford more)."""
     if flags & re.IGNORECASE or _IGNORES_CASE.search(pattern):
         return Gate()
     try:
         re.compile(pattern, flags)  # the reader assumes a valid pattern
         items = parse(pattern)
-        return Gate(_sequence(items), _needs_non_ascii(items))
+        return Gate(_sequence(items, most), _needs_non_ascii(items))
     except (Unsupported, re.error, RecursionError):
         return Gate()
 
 
-def _sequence(items: list[Item]) -> Literals:
+def _sequence(items: list[Item], most: int) -> Literals:
     best: Literals = None
     run = ""
     for op, arg in items:
@@ -57,24 +59,24 @@ def _sequence(items: list[Item]) -> Literals:
             continue
         best = _better(best, frozenset((run,)) if run else None)
         run = ""
-        best = _better(best, _item(op, arg))
+        best = _better(best, _item(op, arg, most))
     return _better(best, frozenset((run,)) if run else None)
 
 
-def _item(op: str, arg: Any) -> Literals:
+def _item(op: str, arg: Any, most: int) -> Literals:
     if op == "group":
-        return _sequence(arg)
+        return _sequence(arg, most)
     if op == "branch":
         found: set[str] = set()
         for alternative in arg:
-            literals = _sequence(alternative)
+            literals = _sequence(alternative, most)
             if literals is None:
                 return None
             found |= literals
-        return frozenset(found) if len(found) <= MOST else None
+        return frozenset(found) if len(found) <= most else None
     if op == "repeat":
         low, _, body = cast(tuple[int, int, list[Item]], arg)
-        return _sequence(body) if low >= 1 else None
+        return _sequence(body, most) if low >= 1 else None
     if op == "in":
         return _characters(arg)
     return None  # an anchor, a lookaround, any character, a back-reference

@@ -50,21 +50,41 @@ def second_look(
         verdict = spare_reported_speech(verdict, text, rules, detect, prepared)
         if verdict.flagged:
             return Classification("abusive", verdict.reasons)
+    social = _small_talk_score(text, prepared, rules, len(words))
+    if social is not None:
+        return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
+    if thanks_closure(text, prepared, rules, len(words)):
+        return Classification("greeting", ("greeting.thanks_closure",))
+    if chitchat_remark(text, prepared, rules):
+        return Classification("greeting", ("greeting.remark",))
+    return None
+
+
+def _small_talk_score(
+    text: str, prepared: Prepared, rules: SafetyRules, words: int
+) -> float | None:
+    """The small-talk head's score when it greets the message, else None; the cheap vetoes
+    are asked first (most messages are too long to be small talk)."""
+    models, limits = rules.message_models, rules.message_thresholds
+    if (
+        models is None
+        or not limits.social_min_words <= words <= limits.social_max_words
+        or _UNTRAINED_LETTER.search(prepared.flat)
+        or asks_what_next(text, prepared.words, rules)
+    ):
+        return None
     # greeting a question costs the user its answer: it must ask the assistant, and score higher
     asks = "?" in text
     bar = max(limits.social, limits.social_question) if asks else limits.social
     thanks, helps = _thanks(prepared, rules), asks_for_help(prepared, rules)
     asks_anything = _asks_anything(prepared, rules, asks)
-    longer_thanks = thanks and (len(words) > THANKS_WITH_CONTENT or helps)
+    longer_thanks = thanks and (words > THANKS_WITH_CONTENT or helps)
     if longer_thanks:
         bar = max(bar, limits.social_thanks)
     if asks_anything and not _addressed(prepared, rules):
         bar = max(bar, limits.social_unaddressed)  # "raat ko sote ho kya": no "you" in it
     if (
-        limits.social_min_words <= len(words) <= limits.social_max_words
-        and not _UNTRAINED_LETTER.search(prepared.flat)
-        and not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
-        and not asks_what_next(text, prepared.words, rules)
+        not (longer_thanks and asks_anything)  # "thank you. how much will a lawyer cost?"
         and not _asks_for_more(prepared, rules, thanks)  # "explain more", "thanks, elaborate"
         and _passes(social := head_score(models, "social", prepared), bar)
         and head_score(models, "insult", prepared) < AMBIGUOUS  # it half believes an insult
@@ -74,11 +94,7 @@ def second_look(
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
-        return Classification("greeting", (f"greeting.model.messages:{social:.2f}",))
-    if thanks_closure(text, prepared, rules, len(words)):
-        return Classification("greeting", ("greeting.thanks_closure",))
-    if chitchat_remark(text, prepared, rules):
-        return Classification("greeting", ("greeting.remark",))
+        return social
     return None
 
 
