@@ -23,7 +23,7 @@ from pipelines.safety.remarks import chitchat_remark
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_closure import asks_beside_thanks, thanks_closure
-from pipelines.safety.thanks_plans import untold_plan
+from pipelines.safety.thanks_plans import risky_future, untold_plan
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
 
@@ -91,6 +91,7 @@ def _small_talk_score(
         and (thanks or not helps)  # "thanks, I will see a lawyer": a thanks may name the help
         and not (thanks and asks_beside_thanks(prepared, rules, for_head=True))
         and not (thanks and untold_plan(prepared, rules))  # "thanks, will pay the ransom"
+        and not risky_future(prepared, rules)  # "ok, kal uske saath hotel jaungi"
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):

@@ -94,10 +94,21 @@ def plans(clause: str, rules: SafetyRules, strict: bool = False) -> bool:
     opens with a plan ("I'll draft the RTI tonight", "will send the notice on monday", "going to
     the sub registrar office with the sale deed") that names no risk: "will pay the bribe the
     clerk asked for" is no plan (`planned`; `strict`: only the closed words)."""
-    endings = rules.compiled.thanks_plan_endings
-    if endings and any(word.endswith(endings) for word in clause.split()):
-        return True
+    if _future(clause, rules):
+        return not names_risk(clause.split(), rules)  # "kal uske saath hotel jaungi"
     return planned(clause, rules, strict)
+
+
+def _future(clause: str, rules: SafetyRules) -> bool:
+    """A word in a first person's future ("jaungi", "जाऊँगी")."""
+    endings = rules.compiled.thanks_plan_endings
+    return bool(endings) and any(word.endswith(endings) for word in clause.split())
+
+
+def risky_future(prepared: Prepared, rules: SafetyRules) -> bool:
+    """A clause in the writer's future that names a risk ("ok, kal uske saath hotel jaungi",
+    "dhanyavaad, kal paise de dungi"): the small-talk head reads it as a closing."""
+    return any(_future(c, rules) and names_risk(c.split(), rules) for c in prepared.clauses)
 
 
 def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:

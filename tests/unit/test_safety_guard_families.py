@@ -121,6 +121,35 @@ NOT_GREETINGS = [
 ]
 
 
+# a Hinglish closing plan that names a risk is no goodbye (the greeting list's closing remarks
+# greeted these; tests/unit/test_safety_message_models.py asks the thanks closure and the head)
+RISKY_HINGLISH_PLANS = [
+    "ok, kal uske saath hotel jaungi",
+    "ok ji, uske paas laut jaungi abhi",
+    "ok, main wapas sasural chali jaungi kal",
+    "shukriya, sunsaan jagah pe paise dene jaunga raat ko",
+    "theek hai, aaj raat chhat se kood jaungi",  # a crisis
+    "accha, haath ki nas kaat lungi raat ko",
+    "ok, ghar mein rakhi keetnashak pee lungi aaj",
+]
+SAFE_HINGLISH_PLANS = [
+    "ok ji thank you, kal thane jaunga",
+    "ok ji, kal DLSA office jaungi",
+    "shukriya, kal vakil se baat karunga",
+    "dhanyavaad, kal mahila helpline pe call karungi",
+]
+
+
+@pytest.mark.parametrize("text", RISKY_HINGLISH_PLANS)
+def test_a_hinglish_plan_that_names_a_risk_is_no_goodbye(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "question"
+
+
+@pytest.mark.parametrize("text", SAFE_HINGLISH_PLANS)
+def test_a_hinglish_plan_of_an_errand_is_a_goodbye(text: str) -> None:
+    assert classify_message(text, shipped_rules()).query_type == "greeting"
+
+
 @pytest.mark.parametrize(("text", "reason"), ABUSIVE)
 def test_each_family_fires_with_its_reason(text: str, reason: str) -> None:
     assert_routed(text, "abusive", reason)

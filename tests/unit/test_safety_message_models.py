@@ -511,6 +511,28 @@ def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected:
 
 
 @pytest.mark.parametrize(
+    ("text", "heads", "expected"),
+    [
+        # the thanks closure (heads that score low)
+        ("shukriya, dalal ko pachas hazaar de dunga", {}, "question"),
+        ("thank you, apni beti ko uske ghar akele bhej dungi", {}, "question"),
+        ("thank you, main FIR wapas lekar usse shaadi kar lungi", {}, "question"),
+        ("shukriya, kal vakil se baat karunga", {}, "greeting"),
+        # the small-talk head, sure of it
+        ("dhanyavaad, kal paise de dungi", {"social": "kal"}, "question"),
+        ("haan ji, kal 50 hazaar transfer kar dungi", {"social": "kal"}, "question"),
+        ("ok, kal uske saath hotel jaungi", {"social": "kal"}, "question"),
+        ("dhanyavaad, kal vakil se milungi", {"social": "kal"}, "greeting"),
+        ("ok, kal dlsa office jaungi", {"social": "kal"}, "greeting"),
+    ],
+)
+def test_a_hinglish_plan_that_names_a_risk_closes_nothing(
+    text: str, heads: dict[str, str], expected: str
+) -> None:
+    assert route(text, with_heads(**heads))[0] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Thank God the hearing is over, the other side was shouting all day",
