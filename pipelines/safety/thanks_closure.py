@@ -29,6 +29,11 @@ THANKS_CLAUSE_WORDS = 6
 SETTLING_TAIL_WORDS = 1
 SETTLING_PLAN_TAIL_WORDS = 3  # "but now i understand [the bail process]"
 SETTLING_LEAD_WORDS = 2  # "but [your answer] gave me confidence"
+# a closing phrase speaks for its clause only after at most this many words naming no risk
+# ("the loan app people are very patient and ...": what comes before was never read), and
+# before at most this many that are no plan (round 26, a review of the praise phrases)
+PHRASE_LEAD_WORDS = 10
+PHRASE_TAIL_WORDS = 8
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -222,15 +227,20 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
 
 
 def _phrase_closes(clause: str, found: re.Match[str], rules: SafetyRules) -> bool:
-    """A closing phrase closes its clause when what follows it is a word at most, a plan, or
-    names none of `thanks_plan_risks` ("now i understand what a zero fir is"): "all set to move
-    back in with my husband on sunday" or "relieved that the dai will do the abortion at home"
-    tell news (a third review)."""
+    """A closing phrase closes its clause when at most `PHRASE_LEAD_WORDS` naming none of
+    `thanks_plan_risks` come before it, and what follows it is a word at most, a plan, or up to
+    `PHRASE_TAIL_WORDS` naming no risk ("now i understand what a zero fir is"): "all set to
+    move back in with my husband on sunday", "relieved that the dai will do the abortion at
+    home" (a third review) and "my in laws are so supportive and they have started giving me
+    some tablets every night" tell news."""
+    lead = clause[: found.start()].split()
+    if len(lead) > PHRASE_LEAD_WORDS or names_risk(lead, rules):
+        return False
     tail = clause[found.end() :].split()
     rest = " ".join(tail)
     if len(tail) <= SETTLING_TAIL_WORDS or planned(rest, rules) or planned(f"i {rest}", rules):
         return True
-    return not names_risk(tail, rules)
+    return len(tail) <= PHRASE_TAIL_WORDS and not names_risk(tail, rules)
 
 
 def _asks_first(clause: str, rules: SafetyRules) -> bool:

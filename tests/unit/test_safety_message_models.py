@@ -502,6 +502,30 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("ok got it, will call the helpline tomorrow", "greeting"),
         ("ok noted, will go to the canal tonight", "question"),
         ("ok, will give my aadhaar card to the landlord", "question"),
+        # round 26: being heard and plain words are praise; a phrase closes its clause only
+        # after a few words naming no risk, and before a few more
+        (
+            "thank you for your kindness madam, after so many years someone listened to me"
+            " properly",
+            "greeting",
+        ),
+        (
+            "thank you so much madam, you listened to me and explained everything in simple words",
+            "greeting",
+        ),
+        (
+            "the loan app people are very patient and they are sending my morphed photos to"
+            " all my contacts, thank you",
+            "question",
+        ),
+        (
+            "my in laws are so supportive and they have started giving me some tablets every"
+            " night to calm me, thank you",
+            "question",
+        ),
+        ("thank you i am at peace now my kids will be better off without me", "question"),
+        ("thanks a lot sir will meet the agent at hotel tonight and update you", "question"),
+        ("thanks all set my daughters wedding is fixed for next month she is only 14", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
