@@ -22,7 +22,8 @@ from pipelines.safety.normalize import Prepared
 from pipelines.safety.remarks import chitchat_remark
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
-from pipelines.safety.thanks_closure import asks_beside_thanks, thanks_closure
+from pipelines.safety.thanks_asks import asks_beside_thanks
+from pipelines.safety.thanks_closure import thanks_closure
 from pipelines.safety.thanks_plans import risky_future, untold_plan
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification

@@ -1,4 +1,4 @@
-"""thanks_closure: a thanks that closes the conversation, and what beside a thanks asks (pure).
+"""thanks_closure: a thanks that closes the conversation (pure).
 
 "thank you, I finally understand my rights", "shukriya, kal thane jaungi", "thanks, will send
 the notice on monday" close; "thanks, the police will not register it" or "thanks. what
@@ -15,11 +15,9 @@ from pipelines.safety.learned import holds_insult
 from pipelines.safety.matters import names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
+from pipelines.safety.thanks_asks import asks_beside_thanks
 from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
 
-# a question word inside a statement ends its clause within this many words after its subject
-# ("I understand what a zero FIR is"; not "let you know how it goes with the loan sharks")
-EMBEDDED_MAX_WORDS = 4
 # a clause is part of the thanks for its thanks word only when it is this short ("thank you so
 # much madam"); a longer one must close on its own: "thanks for the answer my father in law
 # touches me" is news (a review of round 20)
@@ -30,10 +28,11 @@ SETTLING_TAIL_WORDS = 1
 SETTLING_PLAN_TAIL_WORDS = 3  # "but now i understand [the bail process]"
 SETTLING_LEAD_WORDS = 2  # "but [your answer] gave me confidence"
 # a closing phrase speaks for its clause only after at most this many words naming no risk
-# ("the loan app people are very patient and ...": what comes before was never read), and
-# before at most this many that are no plan (round 26, a review of the praise phrases)
+# ("the loan app people are very patient and ...": what comes before was never read), and,
+# unless it praises the answer, before at most this many that are no plan ("all good man in
+# white car waits outside our gate"; round 26, two reviews)
 PHRASE_LEAD_WORDS = 10
-PHRASE_TAIL_WORDS = 8
+PHRASE_TAIL_WORDS = 6
 
 
 def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int) -> bool:
@@ -99,47 +98,6 @@ def _acknowledgement_lead(words: list[str], rules: SafetyRules) -> int:
     return next((i for i, word in enumerate(words) if word not in known), len(words))
 
 
-def asks_beside_thanks(prepared: Prepared, rules: SafetyRules, for_head: bool = False) -> bool:
-    """A request ("thanks. i also need the format", `thanks_requests`) or a question word
-    outside what is now known ("thanks. how long will it take", not "thanks, now I know what
-    to do") beside a thanks. For the small-talk head (`for_head`), a question word is "known"
-    only after a closing or resolution that says so ("thank you, what to carry" asks)."""
-    compiled = rules.compiled
-    said = compiled.thanks_idioms.sub(" ", prepared.words)
-    if compiled.thanks_requests.search(said):
-        return True
-    knows = compiled.thanks_closings.search(said) or compiled.thanks_resolutions.search(said)
-    if knows or not for_head:
-        said = compiled.known_asks.sub(" ", said)
-    if for_head:
-        return not compiled.question_words.isdisjoint(said.split())
-    for clause in prepared.clauses:
-        words = _unsaid(clause, rules).split()
-        for index, word in enumerate(words):
-            if word in compiled.question_words and not _embedded(words, index, rules):
-                return True
-    return False
-
-
-def _unsaid(clause: str, rules: SafetyRules) -> str:
-    """The clause without its thanks idioms and known asks ("now I know [what to do]")."""
-    compiled = rules.compiled
-    return compiled.known_asks.sub(" ", compiled.thanks_idioms.sub(" ", clause))
-
-
-def _embedded(words: list[str], index: int, rules: SafetyRules) -> bool:
-    """A question word inside a statement: after "understand", "know", "than", "me"... and
-    before "it" or "a" (`embedded_subjects`), near the clause's end ("I understand what a zero
-    FIR is", "let you know how it goes"); "what my husband did" is news."""
-    compiled = rules.compiled
-    return (
-        0 < index < len(words) - 1
-        and len(words) - index - 2 <= EMBEDDED_MAX_WORDS
-        and words[index - 1] in compiled.embedded_after
-        and words[index + 1] in compiled.embedded_subjects
-    )
-
-
 def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
     """Beside a thanks: a question word outside what is now known, a word that turns it into
     a request ("i also need", "but") or a negation outside a thanks idiom ("the police will
@@ -202,6 +160,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     closing, blessing, praise, resolution or thanks idiom whose rest names no risk
     (`_phrase_closes`)."""
     compiled = rules.compiled
+    topical = (compiled.thanks_praise, compiled.thanks_idioms)  # "for explaining [the process]"
     return (
         clause in compiled.acknowledgements
         or compiled.acknowledgement_words.issuperset(clause.split())  # "ok sir noted"
@@ -213,7 +172,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
         or outcome(clause, rules)
         or greeting_clause(clause, rules)  # "thank you so much for the guidance"
         or any(
-            _phrase_closes(clause, found, rules)
+            _phrase_closes(clause, found, rules, topic=pattern in topical)
             for pattern in (
                 compiled.thanks_closings,
                 compiled.blessings,
@@ -226,13 +185,17 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     )
 
 
-def _phrase_closes(clause: str, found: re.Match[str], rules: SafetyRules) -> bool:
+def _phrase_closes(
+    clause: str, found: re.Match[str], rules: SafetyRules, *, topic: bool = False
+) -> bool:
     """A closing phrase closes its clause when at most `PHRASE_LEAD_WORDS` naming none of
     `thanks_plan_risks` come before it, and what follows it is a word at most, a plan, or up to
-    `PHRASE_TAIL_WORDS` naming no risk ("now i understand what a zero fir is"): "all set to
-    move back in with my husband on sunday", "relieved that the dai will do the abortion at
-    home" (a third review) and "my in laws are so supportive and they have started giving me
-    some tablets every night" tell news."""
+    `PHRASE_TAIL_WORDS` naming no risk ("now i understand what a zero fir is"); after praise
+    of the answer or a thanks idiom (`topic`), any number naming no risk: what was explained
+    ("thanks for explaining the consumer court process step by step"). News is not: "all set
+    to move back in with my husband on sunday", "relieved that the dai will do the abortion at
+    home" (a third review), "my in laws are so supportive and they have started giving me some
+    tablets every night", "great work contractor kept three months of our wages"."""
     lead = clause[: found.start()].split()
     if len(lead) > PHRASE_LEAD_WORDS or names_risk(lead, rules):
         return False
@@ -240,7 +203,7 @@ def _phrase_closes(clause: str, found: re.Match[str], rules: SafetyRules) -> boo
     rest = " ".join(tail)
     if len(tail) <= SETTLING_TAIL_WORDS or planned(rest, rules) or planned(f"i {rest}", rules):
         return True
-    return len(tail) <= PHRASE_TAIL_WORDS and not names_risk(tail, rules)
+    return (topic or len(tail) <= PHRASE_TAIL_WORDS) and not names_risk(tail, rules)
 
 
 def _asks_first(clause: str, rules: SafetyRules) -> bool:

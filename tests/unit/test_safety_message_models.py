@@ -526,6 +526,11 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you i am at peace now my kids will be better off without me", "question"),
         ("thanks a lot sir will meet the agent at hotel tonight and update you", "question"),
         ("thanks all set my daughters wedding is fixed for next month she is only 14", "question"),
+        # ... and, unless it praises the answer, only a few words may follow it
+        ("thanks, great work contractor kept three months of our wages", "question"),
+        ("thanks, all good man in white car waits outside our gate", "question"),
+        ("thank you, happy the seth made our shift sixteen hours daily", "question"),
+        ("great, thanks for explaining the consumer court process step by step", "greeting"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
