@@ -160,7 +160,9 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
     closing, blessing, praise, resolution or thanks idiom whose rest names no risk
     (`_phrase_closes`)."""
     compiled = rules.compiled
-    topical = (compiled.thanks_praise, compiled.thanks_idioms)  # "for explaining [the process]"
+    # what was explained or understood follows these: "for explaining [the process]", "i
+    # understood [the whole process of filing the complaint]"
+    topical = (compiled.thanks_praise, compiled.thanks_idioms, compiled.thanks_resolutions)
     return (
         clause in compiled.acknowledgements
         or compiled.acknowledgement_words.issuperset(clause.split())  # "ok sir noted"
@@ -191,8 +193,9 @@ def _phrase_closes(
     """A closing phrase closes its clause when at most `PHRASE_LEAD_WORDS` naming none of
     `thanks_plan_risks` come before it, and what follows it is a word at most, a plan, or up to
     `PHRASE_TAIL_WORDS` naming no risk ("now i understand what a zero fir is"); after praise
-    of the answer or a thanks idiom (`topic`), any number naming no risk: what was explained
-    ("thanks for explaining the consumer court process step by step"). News is not: "all set
+    of the answer, a thanks idiom or a resolution (`topic`), any number naming no risk: what
+    was explained or understood ("thanks for explaining the consumer court process step by
+    step"). News is not: "all set
     to move back in with my husband on sunday", "relieved that the dai will do the abortion at
     home" (a third review), "my in laws are so supportive and they have started giving me some
     tablets every night", "great work contractor kept three months of our wages"."""
