@@ -53,7 +53,7 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     lowered = text.lower()
     own = set(_LATIN_WORD.findall(lowered))
     found: list[tuple[str, str]] = []
-    for run in _BINARY_RUN.findall(text) if "0" in text and "1" in text else ():
+    for run in _BINARY_RUN.findall(text) if "1" in text else ():  # zero bytes read as nothing
         decoded = bytes(int(b, 2) for b in run.split()).decode("latin-1")
         if sum(c.isalpha() or c == " " for c in decoded) >= 0.8 * len(decoded):
             found.append(("binary", decoded))
@@ -175,7 +175,6 @@ def _caesar(lowered: str, own: set[str], cues: frozenset[str]) -> list[tuple[str
     ]
 
 
-@lru_cache(maxsize=2**14)
 def _gaps(word: str) -> str:
     """The word moved so that it starts with an a: equal for words one Caesar shift apart."""
     return word.translate(_shift_table((ord("a") - ord(word[0])) % 26))

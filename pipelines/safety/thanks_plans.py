@@ -78,8 +78,7 @@ def won(clause: str, rules: SafetyRules) -> bool:
     if found is None:
         return False
     verb = next(value for value in found.groupdict().values() if value is not None)
-    risks = compiled.thanks_plan_risks.finditer(compiled.thanks_plan_safe.sub(" ", clause))
-    if any(risk.group() != verb for risk in risks):  # "returned my application"; not "paid"
+    if any(risk != verb for risk in risks_named(clause.split(), rules)):  # not "paid" itself
         return False
     if any(_foreign(word, rules) for word in clause.split()):
         return False  # an amount: "after i gave the clerk 2000", "settled for only 2000"
@@ -164,11 +163,16 @@ def names_risk(words: list[str], rules: SafetyRules, compounds: bool = True) -> 
     """One of `thanks_plan_risks`; with `compounds`, outside the compounds that only look like
     one (`thanks_plan_safe`: "warranty card", "cheque bounce notice", "bank manager"), which a
     handover does not spare ("will give the warranty card to the dealer")."""
+    return bool(risks_named(words, rules, compounds))
+
+
+def risks_named(words: list[str], rules: SafetyRules, compounds: bool = True) -> list[str]:
+    """The `thanks_plan_risks` the words name (`names_risk`), in order."""
     compiled = rules.compiled
     said = " ".join(words)
     if compounds:
         said = compiled.thanks_plan_safe.sub(" ", said)
-    return compiled.thanks_plan_risks.search(said) is not None
+    return [found.group() for found in compiled.thanks_plan_risks.finditer(said)]
 
 
 def _place_listed(rest: list[str], opening: str, rules: SafetyRules) -> bool:
