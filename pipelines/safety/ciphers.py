@@ -31,6 +31,11 @@ _CONCAT = re.compile(r"""(['"])([^'"\n]{0,40})\1(?:\s*\+\s*(['"])[^'"\n]{0,40}\3
 _ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
 _FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
 _PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b")
+# letters written as their places in the alphabet ("19 25 19 20 5 13"), six or more in a row
+_LETTER_NUMBER = r"(?:2[0-6]|1[0-9]|[1-9])"
+_LETTER_NUMBER_RUN = re.compile(
+    rf"(?<![\d.])(?:{_LETTER_NUMBER}(?:[ ,\-/|]+)){{5,}}{_LETTER_NUMBER}(?![\d.])"
+)
 _LEET = str.maketrans("0345789", "oeastbg")
 _DIGIT = re.compile(r"[0-9]")
 # "!" and "|" written for an i inside a word or before one ("pr!nt", "!nstruct!0ns")
@@ -65,6 +70,9 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
     candidates.append(("leet", _unleet_text(lowered, vocabulary)))
     candidates.append(("concatenated", _joined_strings(text)))
     candidates.append(("pig_latin", _from_pig_latin(lowered, vocabulary)))
+    if _DIGIT.search(text) and _LETTER_NUMBER_RUN.search(lowered):
+        decoded = _LETTER_NUMBER_RUN.sub(lambda m: _from_letter_numbers(m, vocabulary), lowered)
+        candidates.append(("letter_numbers", decoded))
     candidates += _caesar(lowered, own, cues)
     for transform, form in candidates:
         if form != lowered and not (set(_LATIN_WORD.findall(form)) - own).isdisjoint(cues):
@@ -75,6 +83,14 @@ def deciphered(text: str, cues: frozenset[str], *, max_chars: int) -> list[tuple
 def _from_morse(run: str) -> str:
     words = re.split(r"\s*/\s*|\s{2,}", run.strip())
     return " ".join("".join(_MORSE.get(code, "") for code in word.split()) for word in words)
+
+
+def _from_letter_numbers(run: re.Match[str], vocabulary: frozenset[str]) -> str:
+    """'19 25 19 20 5 13 / 16 18 15 13 16 20' -> 'system prompt' (a = 1; "/", "|" or two spaces
+    between words, else the letters are split into known words)."""
+    words = re.split(r"\s*[/|]\s*|\s{2,}", run.group().strip())
+    letters = ("".join(chr(96 + int(n)) for n in re.findall(r"\d+", word)) for word in words)
+    return " ".join(_segment(word, vocabulary) for word in letters if word)
 
 
 def _unleet_text(lowered: str, vocabulary: frozenset[str]) -> str:

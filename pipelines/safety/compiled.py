@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from pipelines.safety import plan_words
 from pipelines.safety.expand import PLURAL_LISTS, alternation, checked
 from pipelines.safety.expand import named_patterns as _named
 from pipelines.safety.first_words import WholeText
@@ -187,7 +188,7 @@ def compile_rules(
         thanks_closings=_phrases(greeting, "thanks_closings"),
         thanks_negations=_phrases(greeting, "thanks_negations"),
         thanks_resolutions=_phrases(greeting, "thanks_resolutions"),
-        thanks_outcomes=_phrases(greeting, "thanks_outcomes"),
+        thanks_outcomes=plan_words.outcome_regex(greeting),
         thanks_outcome_tails=_single_words(greeting, ("thanks_outcome_tails",)),
         thanks_won=won_regex(greeting),
         thanks_won_risks=_phrases(greeting, "thanks_won_risks"),

@@ -180,6 +180,8 @@ class Reporting:
     speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
     legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
     harm: re.Pattern[str] = re.compile(NEVER)  # a harm told ("they hit", "maara"; harms)
+    # a cue that points back at the words before it ("that's how", "yahi"; reporting_back_cues)
+    back: re.Pattern[str] = re.compile(NEVER)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -195,6 +197,7 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
         legals = [fold(words_of(e)) for e in block.lists.get("legal_matters", ())]
         harms = [fold(words_of(e)) for e in block.lists.get("harms", ())]
+        backs = [fold(words_of(e)) for e in block.lists.get("reporting_back_cues", ())]
         found.append(
             Reporting(
                 language=language,
@@ -208,6 +211,7 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 speakers=frozenset(fold(words_of(e)) for e in block.lists.get("speaker_nouns", ())),
                 legal=re.compile(rf"(?<!\S){alternation(legals)}(?!\S)"),
                 harm=re.compile(rf"(?<!\S){alternation(harms)}(?!\S)"),
+                back=re.compile(rf"{alternation(backs)}(?!\S)"),
             )
         )
     return tuple(found)

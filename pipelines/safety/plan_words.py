@@ -73,3 +73,24 @@ def won_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
         rf"|(?:i|we) (?:(?:finally|have|also|all) )*(?P<verb_got>got|received) (?:back )?"
         rf"(?:my|our) (?:\S+ ){{0,2}}(?:{thing}))(?!\S)"
     )
+
+
+def outcome_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
+    """The matters settled since (`thanks_outcomes`: "got bail", "bail mil gayi") and, where the
+    verb comes last, a clause made only of who did it (`thanks_won_agents`), whose thing
+    (`thanks_won_owners`), the thing (`thanks_won_objects`) and a verb that says it came
+    (`thanks_won_ends`; `thanks_won_given` only after who gave it), with times and thanks words
+    around (`thanks_won_times`, `thanks_outcome_tails`): "bima company ne claim pass kar diya",
+    "मम्मी की पेंशन आज चालू हो गई"."""
+    said = alternation(entries(languages, "thanks_outcomes"))
+    if not (things := entries(languages, "thanks_won_objects")):
+        return re.compile(rf"(?<!\S)(?:{said})(?!\S)")
+    part = {name: alternation(entries(languages, f"thanks_won_{name}"))
+            for name in ("agents", "owners", "ends", "given")}  # fmt: skip
+    times = entries(languages, "thanks_won_times") + entries(languages, "thanks_words")
+    time = rf"(?:(?:{alternation(times)}|\d{{1,2}}) )*"  # "3 mahine ki tankhwah"
+    thing = rf"{time}(?:(?:{part['owners']}) )?{time}(?:(?:{alternation(things)}) )+"
+    thing += rf"(?:(?:{alternation(entries(languages, 'thanks_outcome_tails'))}) )*"
+    came = rf"^{time}(?:(?:{part['agents']}) )?{thing}(?:{part['ends']})"
+    given = rf"^{time}(?:{part['agents']}) {thing}(?:{part['given']})"
+    return re.compile(rf"(?<!\S)(?:{said}|{came}|{given})(?!\S)")

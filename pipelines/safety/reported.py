@@ -16,7 +16,9 @@ reported, not said to the reader. A flagged message is spared when:
    are in quotes next to the cue ('landlord ne bola "nikal ja kutte"', 'मालिक कहता है "..."'):
    a victim who only tells what happened is not turned away either;
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
-   to the end of the sentence are taken out, and what is left is detected again. Abuse said
+   to the end of the sentence are taken out (or, when the cue points back at what came before
+   and names the writer as the one spoken to, "idiot, moron - that's how my father talks to
+   me", the sentence up to that clause), and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
 the assistant ("bot", "AI", "warden").
@@ -34,6 +36,7 @@ from pipelines.safety.verdict import Verdict
 _DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 _SENTENCES = re.compile(r"(?<=[.!?\u0964\n])")
 _CLAUSES = re.compile(r"(?<=[,;:])")
+_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
 _URL = re.compile(r"(?:https?://|www\.)\S+")  # "watch?v=" asks nothing
 # "<speaker>: <words>" at the start of a sentence: a speaker of at most six words, a colon, then
 # a quote (an ellipsis once outside_quotes has taken it out) or the rest of the sentence
@@ -75,7 +78,9 @@ def spare_reported_speech(
             if found:
                 language = language or found
                 asks = asks or _said_to_writer(clause, rules)
-                clauses = clauses[:index]
+                # "idiot, moron - that's how my father talks to me": the words before were his
+                back = _points_back(clause, rules) and _said_to_writer(clause, rules)
+                clauses = clauses[index + 1 :] if back else clauses[:index]
                 break
         rest += clauses
     language = language or speaker
@@ -135,6 +140,13 @@ def _transcript(outside: str, rules: SafetyRules) -> tuple[str, str] | None:
 def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
     words = rules.compiled.prepare(clause).words
     return any(pack.victim.search(pack.fold(words)) for pack in rules.compiled.reporting)
+
+
+def _points_back(clause: str, rules: SafetyRules) -> bool:
+    """The clause, or a part of it after a dash, opens with a cue that points at the words
+    before it ("that's how", "yahi": "good for nothing - that's how he talks to me")."""
+    parts = [rules.compiled.prepare(part).words for part in _DASH.split(clause)]
+    return any(pack.back.match(pack.fold(p)) for p in parts for pack in rules.compiled.reporting)
 
 
 def _cue(clause: str, rules: SafetyRules) -> str | None:

@@ -52,6 +52,12 @@ ABUSIVE = [
     ("चुप कर कुत्ते", "abuse.hi.insult_vocative"),
     ("कमीने", "abuse.hi.bare_insult"),
     ("हरामी", "abuse.hi.bare_insult"),
+    # round 27: a greeting or a thanks around a bare insult
+    ("hello bewakoof", "abuse.hinglish.bare_insult"),
+    ("good morning haraami", "abuse.hinglish.bare_insult"),
+    ("dhanyavaad chutiye, ab nikal", "abuse.hinglish.bare_insult"),
+    ("शुक्रिया हरामखोर", "abuse.hi.bare_insult"),
+    ("नमस्ते गधे", "abuse.hi.bare_insult"),
     ("तेरी माँ की", "abuse.hi.phrase"),
     ("तेरी मां की", "abuse.hi.phrase"),
     # insults without an insult word: good for nothing, knows nothing, no sense, curses, threats
@@ -117,6 +123,9 @@ QUESTIONS = [
 
 GREETINGS = [
     "oye hello",
+    # round 27: the greeting words the bare-insult rule now reads stay greetings alone
+    "hello ji", "good morning bhai", "ok accha", "theek hai, dhanyavaad", "bahot shukriya",
+    "bohot dhanyavad sir", "नमस्ते भाई", "ठीक है, धन्यवाद",
     "koi h kya",
     "chalo thik h, thanks yaar",
     "ok ji milte h",

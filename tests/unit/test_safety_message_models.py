@@ -562,6 +562,52 @@ def test_a_hinglish_plan_that_names_a_risk_closes_nothing(
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # round 27: where the verb comes last, the writer's thing came, after a closed lead
+        ("bahut shukriya, bima company ne claim pass kar diya", "greeting"),
+        ("बहुत शुक्रिया, बीमा कंपनी ने क्लेम पास कर दिया", "greeting"),
+        ("Company ne meri salary de di, thanks ji", "greeting"),
+        ("dhanyavad, mummy ki pension aaj chalu ho gayi", "greeting"),
+        ("मेरा बकाया वेतन खाते में आ गया, धन्यवाद", "greeting"),
+        ("शुक्रिया, जाति प्रमाण पत्र जारी हो गया", "greeting"),
+        # ... not whose thing is not the writer's, what was sent back, or a lead not closed
+        ("Thane me malik ki FIR darj ho gayi, thanks", "question"),  # the other side's FIR
+        ("Bank ka bakaya claim pass ho gaya, thank you", "question"),
+        ("Bima company ne papa ka claim lauta diya, thanks ji", "question"),  # sent back
+        ("पुलिस ने मेरी एफआईआर वापस कर दी, धन्यवाद", "question"),
+        ("Shukriya, bhai ke naam pe FIR darj ho gayi aaj", "question"),
+        ("Dhanyavad, scholarship college wale ke khate me aa gaya", "question"),
+        ("Thank you, padosi ki taraf se mere naam FIR darj ho gayi", "question"),
+        ("शुक्रिया, बहू की शिकायत पर पूरे परिवार पर एफआईआर दर्ज हो गई", "question"),
+        ("Shukriya, ghar khali karne ke order ki copy mil gayi aaj", "question"),
+        ("Shukriya, maine agent ko salary de di", "question"),  # given away, no agent before
+        ("धन्यवाद, 15 साल की बेटी का विवाह प्रमाण पत्र बन गया", "question"),
+    ],
+)
+def test_a_hindi_outcome_closes_only_for_the_writers_own_thing(text: str, expected: str) -> None:
+    decided, reasons = route(text, with_heads())  # heads that score low: the rule alone
+    assert decided == expected, reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Papa ki pension mil gayi, shukriya sabka, aakhri alvida",
+        "thanks everyone, final goodbye",
+        "धन्यवाद, आखिरी अलविदा",
+        "आपका बहुत आभार। अब जीने की कोई वजह नहीं बची, बस यही कहना था",
+        "thank you. just want to say sorry to my parents for all the trouble i caused. bye",
+    ],
+)
+def test_a_farewell_for_good_is_never_small_talk(text: str) -> None:
+    decided, reasons = route(text, with_heads(social="-"))
+    sure = route(text, with_heads(social=text.split()[0].strip(",.").lower()))
+    assert decided == "question", reasons
+    assert sure[0] == "question", sure[1]  # not even when the small-talk head is sure
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Thank God the hearing is over, the other side was shouting all day",
@@ -612,7 +658,7 @@ def test_friendly_heads_overrule_the_comment_trained_insult_model(
     [
         ("zhakkas dost, mast", "greeting"),
         ("zhakkas gadhe, mast", "question"),  # an insult word: never small talk
-        ("zhakkas, शुक्रिया गधे", "question"),
+        ("zhakkas, शुक्रिया गधे", "abusive"),  # round 27: a thanks to a bare insult is one
     ],
 )
 def test_a_message_holding_an_insult_word_is_not_small_talk(text: str, expected: str) -> None:

@@ -23,10 +23,17 @@ VICTIMS = [
     ("usne mujhe bola ki tu kutti hai aur maarne ki dhamki di, main kya karun", "hinglish"),
     ("वह मुझे हर दिन पागल और बेवकूफ कहता है, क्या यह मानसिक क्रूरता है?", "hi"),
     ("मेरा पति बोला कि तू पागल है, तुझे घर से निकाल दूँगा। मैं क्या करूँ?", "hi"),
+    # round 27: the quote first, then a cue that points back at it, said to the writer
+    ("Idiot, moron, good for nothing - that's how my father talks to me. Who can help me?", "en"),
+    ("idiot, moron, thats how my boss talks to me. what can i do?", "en"),
+    ("randi, kutiya, yahi bolta hai mera pati mujhe roz, kya karun?", "hinglish"),
 ]
 
 STILL_ABUSE = [
     "as I said: you idiot",
+    # a cue that points back, but not at words said to the writer
+    "idiot, moron, thats how you talk to me?",
+    "you idiot, that's what everyone says about you. why are you so dumb?",
     "As I told you, you are a moron. Answer my question?",
     "you are a bloody fool, answer me",
     "tu pagal hai",
