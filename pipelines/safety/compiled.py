@@ -87,6 +87,7 @@ class CompiledRules:
     thanks_won_risks: re.Pattern[str] = re.compile(NEVER)  # "rejected", "lottery": no win
     thanks_plan_number_leads: frozenset[str] = frozenset()  # "form" in "form 16"
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
+    thanks_plan_under_way: re.Pattern[str] = re.compile(NEVER)  # "ja rahi hu": acting now
     # "I'll draft the RTI tonight", "will send the notice": a plan at the start of a clause
     thanks_plans: re.Pattern[str] = re.compile(NEVER)
     thanks_plan_opening: re.Pattern[str] = re.compile(NEVER)  # "will ...", whatever follows
@@ -144,10 +145,10 @@ def compile_rules(
 ) -> CompiledRules:
     """The regexes and vocabularies of a SafetyRules' sections (`SafetyRules.compiled`)."""
     flat = [(f"injection.indirect.{n}", checked(p, n, words=False)) for n, p in indirect.items()]
-    in_documents = [
-        (f"injection.document.{n}", checked(p, n, words=False)) for n, p in (document or {}).items()
-    ]
+    in_documents = [(f"injection.document.{n}", checked(p, n, words=False))
+                    for n, p in (document or {}).items()]  # fmt: skip
     plain = {language: block for language, block in abuse.items() if not block.spelling}
+    spares = _named("abuse.spared", abuse, part="spares")
     return CompiledRules(
         vocab=frozenset(_vocabulary(abuse, greeting)),
         by_length=masked_lookup(abuse),
@@ -155,10 +156,7 @@ def compile_rules(
         abuse_bare=RuleMatcher(_named("abuse", plain, part="bare_patterns"), words=True),
         abuse_folded=folded_abuse(abuse),
         reporting=reporting(abuse),
-        abuse_spares=tuple(
-            (name, re.compile(regex))
-            for name, regex in _named("abuse.spared", abuse, part="spares")
-        ),
+        abuse_spares=tuple((name, re.compile(regex)) for name, regex in spares),
         standalone=tuple(
             standalone(name, block) for name, block in abuse.items() if "insults" in block.lists
         ),
@@ -194,6 +192,7 @@ def compile_rules(
         thanks_won_risks=_phrases(greeting, "thanks_won_risks"),
         thanks_plan_number_leads=_single_words(greeting, ("thanks_plan_number_leads",)),
         thanks_plan_endings=tuple(entries(greeting, "thanks_plan_endings")),
+        thanks_plan_under_way=_phrases(greeting, "thanks_plan_under_way"),
         thanks_plans=plan_regex(greeting),
         thanks_plan_opening=plan_regex(greeting, opening_only=True),
         thanks_plan_inner=plan_regex(greeting, inner=True),

@@ -105,9 +105,14 @@ def _future(clause: str, rules: SafetyRules) -> bool:
 
 
 def risky_future(prepared: Prepared, rules: SafetyRules) -> bool:
-    """A clause in the writer's future that names a risk ("ok, kal uske saath hotel jaungi",
-    "dhanyavaad, kal paise de dungi"): the small-talk head reads it as a closing."""
-    return any(_future(c, rules) and names_risk(c.split(), rules) for c in prepared.clauses)
+    """A clause in the writer's future, or under way, that names a risk ("ok, kal uske saath
+    hotel jaungi", "dhanyavaad, kal paise de dungi", "आज रात अकेले उससे मिलने जा रही हूँ"): the
+    small-talk head reads it as a closing."""
+    under_way = rules.compiled.thanks_plan_under_way
+    return any(
+        (_future(c, rules) or under_way.search(c)) and names_risk(c.split(), rules)
+        for c in prepared.clauses
+    )
 
 
 def planned(clause: str, rules: SafetyRules, strict: bool = False) -> bool:

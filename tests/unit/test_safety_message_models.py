@@ -553,6 +553,11 @@ def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected:
         ("ok, kal uske saath hotel jaungi", {"social": "kal"}, "question"),
         ("dhanyavaad, kal vakil se milungi", {"social": "kal"}, "greeting"),
         ("ok, kal dlsa office jaungi", {"social": "kal"}, "greeting"),
+        # round 27: a plan under way ("ja rahi hu", "जा रही हूँ") names a risk as a future does
+        ("ok thanks, aaj raat akele usse milne ja rahi hu", {"social": "aaj"}, "question"),
+        ("धन्यवाद, आज रात अकेले उससे मिलने जा रही हूँ", {"social": "आज"}, "question"),
+        ("धन्यवाद, आज वकील से मिलने जा रही हूँ", {"social": "आज"}, "greeting"),
+        ("ok thanks, aaj vakil se milne ja rahi hu", {"social": "aaj"}, "greeting"),
     ],
 )
 def test_a_hinglish_plan_that_names_a_risk_closes_nothing(
