@@ -531,6 +531,11 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thanks, all good man in white car waits outside our gate", "question"),
         ("thank you, happy the seth made our shift sixteen hours daily", "question"),
         ("great, thanks for explaining the consumer court process step by step", "greeting"),
+        # round 27: bring, attend and join are verbs of a plan; a risk still refuses one
+        ("thank you, i will attend the hearing on monday", "greeting"),
+        ("thanks, i will bring my documents to the legal aid office", "greeting"),
+        ("thanks, i will bring my daughter to his house", "question"),
+        ("ok thanks, i will bring my passport to the agent", "question"),
     ],
 )
 def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected: str) -> None:
