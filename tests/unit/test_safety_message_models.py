@@ -581,6 +581,9 @@ def test_a_hinglish_plan_that_names_a_risk_closes_nothing(
         ("dhanyavad, mummy ki pension aaj chalu ho gayi", "greeting"),
         ("मेरा बकाया वेतन खाते में आ गया, धन्यवाद", "greeting"),
         ("शुक्रिया, जाति प्रमाण पत्र जारी हो गया", "greeting"),
+        ("sukriya, company ne notice milne ke baad do mahine ki salary de di", "greeting"),
+        ("धन्यवाद मैडम, कंपनी ने नोटिस के बाद पूरी तनख्वाह दे दी", "greeting"),
+        ("shukriya, notice ke baad company ne uski salary de di", "question"),
         # ... not whose thing is not the writer's, what was sent back, or a lead not closed
         ("Thane me malik ki FIR darj ho gayi, thanks", "question"),  # the other side's FIR
         ("Bank ka bakaya claim pass ho gaya, thank you", "question"),
