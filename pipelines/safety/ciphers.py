@@ -31,10 +31,11 @@ _CONCAT = re.compile(r"""(['"])([^'"\n]{0,40})\1(?:\s*\+\s*(['"])[^'"\n]{0,40}\3
 _ASSIGNED = re.compile(r"""\b([a-z_]\w{0,20})\s*=\s*$""")
 _FRAGMENT = re.compile(r"""(['"])([^'"\n]{0,40})\1""")
 _PIG_WORD = re.compile(r"\b([a-z]{2,})ay\b")
-# letters written as their places in the alphabet ("19 25 19 20 5 13"), six or more in a row
-_LETTER_NUMBER = r"(?:2[0-6]|1[0-9]|[1-9])"
+# letters written as their places in the alphabet ("19 25 19 20 5 13"), six or more in a row,
+# by spaces, dots, commas, dashes or lines; "/", "|", two spaces or a line between words
+_LETTER_NUMBER = r"(?:2[0-6]|1[0-9]|0?[1-9])"
 _LETTER_NUMBER_RUN = re.compile(
-    rf"(?<![\d.])(?:{_LETTER_NUMBER}(?:[ ,\-/|]+)){{5,}}{_LETTER_NUMBER}(?![\d.])"
+    rf"(?<!\d)(?:{_LETTER_NUMBER}[\s,.\-/|]+){{5,}}{_LETTER_NUMBER}(?!\d)"
 )
 _LEET = str.maketrans("0345789", "oeastbg")
 _DIGIT = re.compile(r"[0-9]")
@@ -88,7 +89,7 @@ def _from_morse(run: str) -> str:
 def _from_letter_numbers(run: re.Match[str], vocabulary: frozenset[str]) -> str:
     """'19 25 19 20 5 13 / 16 18 15 13 16 20' -> 'system prompt' (a = 1; "/", "|" or two spaces
     between words, else the letters are split into known words)."""
-    words = re.split(r"\s*[/|]\s*|\s{2,}", run.group().strip())
+    words = re.split(r"\s*[/|\n]\s*|\s{2,}", run.group().strip())
     letters = ("".join(chr(96 + int(n)) for n in re.findall(r"\d+", word)) for word in words)
     return " ".join(_segment(word, vocabulary) for word in letters if word)
 

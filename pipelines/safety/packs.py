@@ -180,8 +180,13 @@ class Reporting:
     speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
     legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
     harm: re.Pattern[str] = re.compile(NEVER)  # a harm told ("they hit", "maara"; harms)
-    # a cue that points back at the words before it ("that's how", "yahi"; reporting_back_cues)
+    # words that point back at a quote before them ("that's how", "yahi"; reporting_back_cues)
+    # and the writer as the one it was said to ("me", "mujhe"; reporting_back_objects)
     back: re.Pattern[str] = re.compile(NEVER)
+    back_object: re.Pattern[str] = re.compile(NEVER)
+    back_reader: re.Pattern[str] = re.compile(
+        NEVER
+    )  # ... and not the reader (reporting_back_readers)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -198,6 +203,8 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         legals = [fold(words_of(e)) for e in block.lists.get("legal_matters", ())]
         harms = [fold(words_of(e)) for e in block.lists.get("harms", ())]
         backs = [fold(words_of(e)) for e in block.lists.get("reporting_back_cues", ())]
+        objects = [fold(words_of(e)) for e in block.lists.get("reporting_back_objects", ())]
+        readers = [fold(words_of(e)) for e in block.lists.get("reporting_back_readers", ())]
         found.append(
             Reporting(
                 language=language,
@@ -211,7 +218,9 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 speakers=frozenset(fold(words_of(e)) for e in block.lists.get("speaker_nouns", ())),
                 legal=re.compile(rf"(?<!\S){alternation(legals)}(?!\S)"),
                 harm=re.compile(rf"(?<!\S){alternation(harms)}(?!\S)"),
-                back=re.compile(rf"{alternation(backs)}(?!\S)"),
+                back=re.compile(rf"(?<!\S){alternation(backs)}(?!\S)"),
+                back_object=re.compile(rf"(?<!\S){alternation(objects)}(?!\S)"),
+                back_reader=re.compile(rf"(?<!\S){alternation(readers)}(?!\S)"),
             )
         )
     return tuple(found)

@@ -11,6 +11,9 @@ from pipelines.safety.normalize import words_of
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.trie import NEVER
 
+# at most this many words of the closed lists before the thing ("company ne notice milne ke baad
+# pichle do mahine ki salary de di": ten)
+OUTCOME_LEAD_WORDS = 16
 # what may come before a plan in its clause: "ok thanks ji, tomorrow i will go"
 PLAN_LEAD_LISTS = ("acknowledgements", "thanks_words", "thanks_plan_lead", "thanks_plan_adverbs")
 
@@ -78,19 +81,22 @@ def won_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
 def outcome_regex(languages: Mapping[str, RuleSet]) -> re.Pattern[str]:
     """The matters settled since (`thanks_outcomes`: "got bail", "bail mil gayi") and, where the
     verb comes last, a clause made only of who did it (`thanks_won_agents`), whose thing
-    (`thanks_won_owners`), the thing (`thanks_won_objects`) and a verb that says it came
-    (`thanks_won_ends`; `thanks_won_given` only after who gave it), with times and thanks words
-    around (`thanks_won_times`, `thanks_outcome_tails`): "bima company ne claim pass kar diya",
-    "मम्मी की पेंशन आज चालू हो गई"."""
+    (`thanks_won_owners`), times and thanks words (`thanks_won_times`), then the thing
+    (`thanks_won_objects`), a few `thanks_outcome_tails` and a verb that says it came
+    (`thanks_won_ends`; `thanks_won_given` only after who gave it): "bima company ne claim
+    pass kar diya", "मम्मी की पेंशन आज चालू हो गई". The lead is one bounded repetition, so a
+    long clause that fails costs linear time."""
     said = alternation(entries(languages, "thanks_outcomes"))
     if not (things := entries(languages, "thanks_won_objects")):
         return re.compile(rf"(?<!\S)(?:{said})(?!\S)")
     part = {name: alternation(entries(languages, f"thanks_won_{name}"))
-            for name in ("agents", "owners", "ends", "given")}  # fmt: skip
-    times = entries(languages, "thanks_won_times") + entries(languages, "thanks_words")
-    time = rf"(?:(?:{alternation(times)}|\d{{1,2}}) )*"  # "3 mahine ki tankhwah"
-    thing = rf"{time}(?:(?:{part['owners']}) )?{time}(?:(?:{alternation(things)}) )+"
-    thing += rf"(?:(?:{alternation(entries(languages, 'thanks_outcome_tails'))}) )*"
-    came = rf"^{time}(?:(?:{part['agents']}) )?{thing}(?:{part['ends']})"
-    given = rf"^{time}(?:{part['agents']}) {thing}(?:{part['given']})"
+            for name in ("agents", "ends", "given")}  # fmt: skip
+    leads = entries(languages, "thanks_won_times") + entries(languages, "thanks_words")
+    leads += entries(languages, "thanks_won_owners") + entries(languages, "thanks_won_agents")
+    lead = rf"(?:(?:{alternation(leads)}|\d{{1,2}}) ){{0,{OUTCOME_LEAD_WORDS}}}"
+    tails = alternation(entries(languages, "thanks_outcome_tails"))
+    thing = rf"(?:(?:{alternation(things)}) ){{1,3}}(?:(?:{tails}) ){{0,4}}"
+    came = rf"^{lead}{thing}(?:{part['ends']})"
+    agent_first = rf"(?=(?:\S+ ){{0,{OUTCOME_LEAD_WORDS}}}?(?:{part['agents']}) )"
+    given = rf"^{agent_first}{lead}{thing}(?:{part['given']})"
     return re.compile(rf"(?<!\S)(?:{said}|{came}|{given})(?!\S)")

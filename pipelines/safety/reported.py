@@ -66,27 +66,35 @@ def spare_reported_speech(
         outside, speaker = transcript  # a transcript line that asks nothing is not spared
     whole = prepared if outside == text and prepared is not None else None
     words = (whole or rules.compiled.prepare(outside)).words
-    if speaker is None and not any(p.cue.search(p.fold(words)) for p in packs):
+    if speaker is None and not any(
+        p.cue.search(folded := p.fold(words)) or p.back.search(folded) for p in packs
+    ):
         return verdict  # no report at all: the common case
     # quoted words, and a cue outside says who said them
     asks = quoted is not None or speaker is not None or _asks_outright(outside, rules, words)
-    rest, language = [], None
+    rest: list[list[str]] = []
+    language: str | None = None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
+        quote = _quote_before(clauses, rest, rules)
+        if quote is not None:  # "idiot, moron - that's how my father talks to me"
+            index, pointed, earlier = quote
+            language, asks = language or pointed, True
+            del rest[len(rest) - earlier :]  # "Idiot, moron. That's how he talks to me."
+            rest.append(clauses[index + 1 :])
+            continue
         for index, clause in enumerate(clauses):
             found = _cue(clause, rules)
             if found:
                 language = language or found
                 asks = asks or _said_to_writer(clause, rules)
-                # "idiot, moron - that's how my father talks to me": the words before were his
-                back = _points_back(clause, rules) and _said_to_writer(clause, rules)
-                clauses = clauses[index + 1 :] if back else clauses[:index]
+                clauses = clauses[:index]
                 break
-        rest += clauses
+        rest.append(clauses)
     language = language or speaker
     if language is None or not asks:  # quotes alone are mentions.py's business
         return verdict
-    remainder = " ".join(rest)
+    remainder = " ".join(clause for clauses in rest for clause in clauses)
     left = compiled.prepare(remainder)
     if detect(remainder, rules, left).flagged or _names_assistant_in_report(text, left, rules):
         return verdict
@@ -142,11 +150,57 @@ def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
     return any(pack.victim.search(pack.fold(words)) for pack in rules.compiled.reporting)
 
 
-def _points_back(clause: str, rules: SafetyRules) -> bool:
-    """The clause, or a part of it after a dash, opens with a cue that points at the words
-    before it ("that's how", "yahi": "good for nothing - that's how he talks to me")."""
-    parts = [rules.compiled.prepare(part).words for part in _DASH.split(clause)]
-    return any(pack.back.match(pack.fold(p)) for p in parts for pack in rules.compiled.reporting)
+def _quote_before(
+    clauses: list[str], before: list[list[str]], rules: SafetyRules
+) -> tuple[int, str, int] | None:
+    """(clause index, language, how many sentences before are the quote) when a clause, or its
+    part after a dash, points back at a quote said to no one that holds an epithet ("idiot,
+    moron, good for nothing - that's how my father talks to me", "randi, kutiya, yahi bolta hai
+    mera pati mujhe", "Idiot! Moron! That's how he talks to me."): "you idiot, that's how my
+    boss talks to me" and "saale kutte, yahi bola tha mujhe tune" are not."""
+    for index, clause in enumerate(clauses):
+        parts = _DASH.split(clause)
+        for cut, part in enumerate(parts):
+            language = _points_back(part, rules)
+            if language is None:
+                continue
+            quote, earlier = _said(clauses[:index] + parts[:cut], rules), 0
+            while not quote and earlier < len(before) and _epithets(before[-1 - earlier], rules):
+                earlier += 1  # the sentences just before, while they are only epithets
+            quote = quote or [c for s in before[len(before) - earlier :] for c in s]
+            if quote and _epithets(quote, rules):
+                return index, language, earlier
+            return None
+    return None
+
+
+def _said(clauses: list[str], rules: SafetyRules) -> list[str]:
+    return [clause for clause in clauses if rules.compiled.prepare(clause).words]
+
+
+def _points_back(part: str, rules: SafetyRules) -> str | None:
+    """The language of a part that points back ("that's how", "yahi") at words said to the
+    writer ("me", "mujhe") and names no reader ("you", "tune")."""
+    words = rules.compiled.prepare(part).words
+    for pack in rules.compiled.reporting:
+        folded = pack.fold(words)
+        found = pack.back.search(folded) and pack.back_object.search(folded)
+        if found and not pack.back_reader.search(folded):
+            return pack.language
+    return None
+
+
+def _epithets(clauses: list[str], rules: SafetyRules) -> bool:
+    """Words said to no one ("you", "tu", the assistant's names), one of them an epithet
+    ("idiot", "kutiya"): "idiot, moron, good for nothing", not "you idiot" or "fuck you"."""
+    compiled = rules.compiled
+    said = [c for text in clauses for c in compiled.prepare(text).clauses]
+    unaddressed = all(
+        compiled.addressed_words.isdisjoint(c.split())
+        and not any(p.back_reader.search(p.fold(c)) for p in compiled.reporting)
+        for c in said
+    )
+    return unaddressed and any(rule.fires(c) for c in said for rule in compiled.standalone)
 
 
 def _cue(clause: str, rules: SafetyRules) -> str | None:

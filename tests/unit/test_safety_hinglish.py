@@ -119,6 +119,12 @@ QUESTIONS = [
     "Teri shikayat kar dunga bola mere landlord ne, kya wo aisa kar sakta hai?",
     "Kya kisi ko pagal bolna crime hai?",
     "Mera bhai kisi kaam ka nahi, kya use property se bedakhal kar sakte hain?",
+    # round 27: "ab", "ok" and "accha" are no greeting words around a bare insult (a review)
+    "dhanyavaad, ab sab bekaar hai, jeene ka mann nahi",
+    "ab to sab bekaar hai, kya karun?",
+    "ok bhai sab chor hai",
+    "अब सब बेकार है। क्या करूँ?",
+    "police wale ne paise liye. ab sab chor hai. kya karun?",
 ]
 
 GREETINGS = [

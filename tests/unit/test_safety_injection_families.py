@@ -119,6 +119,7 @@ BENIGN = [
     # the property developer, not the assistant's (round 27)
     "what the developer told me about the flat possession date",
     "which clause the builder wrote in the agreement for us",
+    "tell us what possession date the developer gave you",  # a review
     "can you answer without legal jargon?",
     "show me the original text of section 498A",
     "should I ignore the system message from my bank?",

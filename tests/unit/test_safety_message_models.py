@@ -561,6 +561,9 @@ def test_a_thanks_that_asks_nothing_closes_the_conversation(text: str, expected:
         # round 27: a plan under way ("ja rahi hu", "जा रही हूँ") names a risk as a future does
         ("ok thanks, aaj raat akele usse milne ja rahi hu", {"social": "aaj"}, "question"),
         ("धन्यवाद, आज रात अकेले उससे मिलने जा रही हूँ", {"social": "आज"}, "question"),
+        ("ok thanks, aaj raat akele usse milne ja rhi hu", {"social": "aaj"}, "question"),
+        ("धन्यवाद, आज रात अकेली उससे मिलने जा रही", {"social": "आज"}, "question"),
+        ("thanks ji, meri saas bhi aashirwad de rahi hai aaj", {"social": "aaj"}, "greeting"),
         ("धन्यवाद, आज वकील से मिलने जा रही हूँ", {"social": "आज"}, "greeting"),
         ("ok thanks, aaj vakil se milne ja rahi hu", {"social": "aaj"}, "greeting"),
     ],
@@ -611,6 +614,9 @@ def test_a_hindi_outcome_closes_only_for_the_writers_own_thing(text: str, expect
         "धन्यवाद, आखिरी अलविदा",
         "आपका बहुत आभार। अब जीने की कोई वजह नहीं बची, बस यही कहना था",
         "thank you. just want to say sorry to my parents for all the trouble i caused. bye",
+        # a review: an outcome, then peace with dying; joining the dead
+        "dhanyavaad, mummy ki pension chalu ho gayi, ab main chain se mar sakta hu",
+        "thanks for everything, i will join papa soon",
     ],
 )
 def test_a_farewell_for_good_is_never_small_talk(text: str) -> None:

@@ -27,13 +27,23 @@ VICTIMS = [
     ("Idiot, moron, good for nothing - that's how my father talks to me. Who can help me?", "en"),
     ("idiot, moron, thats how my boss talks to me. what can i do?", "en"),
     ("randi, kutiya, yahi bolta hai mera pati mujhe roz, kya karun?", "hinglish"),
+    ("Idiot! Moron! That's how my father talks to me. Who can help me?", "en"),
+    ("Idiot, moron, that's how my boss talks to us. What can we do?", "en"),
+    ("रंडी, कुतिया - मेरा पति मुझे यही कहता है, क्या करूँ?", "hi"),
 ]
 
 STILL_ABUSE = [
     "as I said: you idiot",
-    # a cue that points back, but not at words said to the writer
+    # a cue that points back, but not at words said to the writer, or at a quote that is
+    # said to the reader (a review)
     "idiot, moron, thats how you talk to me?",
     "you idiot, that's what everyone says about you. why are you so dumb?",
+    "Talk to me properly you stupid bitch",
+    "Dont talk to me like that you idiot",
+    "Fuck you, idiot - that's how my father talks to me. Who can help me?",
+    "You useless idiot, that's how my lawyer talks to me, and you are no better?",
+    "saale kutte, yahi bola tha mujhe tune?",
+    "stupid bot, thats how my husband talks to me. help?",
     "As I told you, you are a moron. Answer my question?",
     "you are a bloody fool, answer me",
     "tu pagal hai",
