@@ -73,15 +73,16 @@ def spare_reported_speech(
     # quoted words, and a cue outside says who said them
     asks = quoted is not None or speaker is not None or _asks_outright(outside, rules, words)
     rest: list[list[str]] = []
+    unnamed = compiled.assistant_words.isdisjoint(words.split())  # "... that's how Warden talks"
     language: str | None = None
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
-        quote = _quote_before(clauses, rest, rules)
+        quote = _quote_before(clauses, rest, rules) if unnamed else None
         if quote is not None:  # "idiot, moron - that's how my father talks to me"
-            index, pointed, earlier = quote
+            index, pointed, earlier, after = quote
             language, asks = language or pointed, True
             del rest[len(rest) - earlier :]  # "Idiot, moron. That's how he talks to me."
-            rest.append(clauses[index + 1 :])
+            rest.append([after, *clauses[index + 1 :]])
             continue
         for index, clause in enumerate(clauses):
             found = _cue(clause, rules)
@@ -152,9 +153,10 @@ def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
 
 def _quote_before(
     clauses: list[str], before: list[list[str]], rules: SafetyRules
-) -> tuple[int, str, int] | None:
-    """(clause index, language, how many sentences before are the quote) when a clause, or its
-    part after a dash, points back at a quote said to no one that holds an epithet ("idiot,
+) -> tuple[int, str, int, str] | None:
+    """(clause index, language, how many sentences before are the quote, what follows the
+    pointing part in its clause) when a clause, or its part after a dash, points back at a
+    quote said to no one that holds an epithet, or at a passage in quotation marks ("idiot,
     moron, good for nothing - that's how my father talks to me", "randi, kutiya, yahi bolta hai
     mera pati mujhe", "Idiot! Moron! That's how he talks to me."): "you idiot, that's how my
     boss talks to me" and "saale kutte, yahi bola tha mujhe tune" are not."""
@@ -164,12 +166,19 @@ def _quote_before(
             language = _points_back(part, rules)
             if language is None:
                 continue
-            quote, earlier = _said(clauses[:index] + parts[:cut], rules), 0
-            while not quote and earlier < len(before) and _epithets(before[-1 - earlier], rules):
-                earlier += 1  # the sentences just before, while they are only epithets
-            quote = quote or [c for s in before[len(before) - earlier :] for c in s]
+            after = " ".join(parts[cut + 1 :])  # "... talks to me - kill yourself" is read again
+            lead = clauses[:index] + parts[:cut]
+            if "\u2026" in "".join(lead) and not _said(lead, rules):
+                return index, language, 0, after  # '"idiot, moron" - that's how he talks to me'
+            quote, earlier = _said(lead, rules), 0
+            while not quote and earlier < len(before):
+                sentence = _said(before[-1 - earlier], rules)
+                if sentence and not _epithets(sentence, rules):
+                    break
+                earlier += 1  # the sentences just before ("Idiot! Moron!"), empty ones too
+            quote = quote or [c for s in before[len(before) - earlier :] for c in _said(s, rules)]
             if quote and _epithets(quote, rules):
-                return index, language, earlier
+                return index, language, earlier, after
             return None
     return None
 

@@ -30,6 +30,8 @@ VICTIMS = [
     ("Idiot! Moron! That's how my father talks to me. Who can help me?", "en"),
     ("Idiot, moron, that's how my boss talks to us. What can we do?", "en"),
     ("रंडी, कुतिया - मेरा पति मुझे यही कहता है, क्या करूँ?", "hi"),
+    ("Idiot, moron... that's how my father talks to me. What can I do?", "en"),
+    ('"You idiot, you moron" - that\'s how my father talks to me. help', "en"),
 ]
 
 STILL_ABUSE = [
@@ -44,6 +46,13 @@ STILL_ABUSE = [
     "You useless idiot, that's how my lawyer talks to me, and you are no better?",
     "saale kutte, yahi bola tha mujhe tune?",
     "stupid bot, thats how my husband talks to me. help?",
+    # a second review: what follows a second dash, readers in other forms, the assistant named
+    "Idiot, moron - that's how my father talks to me - I'll kill you",
+    "kutte, harami - yahi bolta hai papa mujhe - tu bhi kutta hai",
+    "kutte, yahi milta hai mujhe tumse?",
+    "कुत्ते, यही मिलता है मुझे तुमसे?",
+    "Idiot, moron - that's how this app talks to me",
+    "Idiot, moron - that's how Warden talks to me. Warden, can you help?",
     "As I told you, you are a moron. Answer my question?",
     "you are a bloody fool, answer me",
     "tu pagal hai",
