@@ -87,8 +87,8 @@ def _from_morse(run: str) -> str:
 
 
 def _from_letter_numbers(run: re.Match[str], vocabulary: frozenset[str]) -> str:
-    """'19 25 19 20 5 13 / 16 18 15 13 16 20' -> 'system prompt' (a = 1; "/", "|" or two spaces
-    between words, else the letters are split into known words)."""
+    """'19 25 19 20 5 13 / 16 18 15 13 16 20' -> 'system prompt' (a = 1; "/", "|", a line or two
+    spaces between words, else the letters are split into known words)."""
     words = re.split(r"\s*[/|\n]\s*|\s{2,}", run.group().strip())
     letters = ("".join(chr(96 + int(n)) for n in re.findall(r"\d+", word)) for word in words)
     return " ".join(_segment(word, vocabulary) for word in letters if word)

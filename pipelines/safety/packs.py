@@ -180,13 +180,12 @@ class Reporting:
     speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
     legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
     harm: re.Pattern[str] = re.compile(NEVER)  # a harm told ("they hit", "maara"; harms)
-    # words that point back at a quote before them ("that's how", "yahi"; reporting_back_cues)
-    # and the writer as the one it was said to ("me", "mujhe"; reporting_back_objects)
+    # words that point back at a quote before them ("that's how", "yahi"; reporting_back_cues),
+    # the writer as the one it was said to ("me", "mujhe"; reporting_back_objects), and the
+    # reader, who must not be named ("you", "tune", "bot"; reporting_back_readers)
     back: re.Pattern[str] = re.compile(NEVER)
     back_object: re.Pattern[str] = re.compile(NEVER)
-    back_reader: re.Pattern[str] = re.compile(
-        NEVER
-    )  # ... and not the reader (reporting_back_readers)
+    back_reader: re.Pattern[str] = re.compile(NEVER)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:

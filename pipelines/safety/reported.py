@@ -16,10 +16,13 @@ reported, not said to the reader. A flagged message is spared when:
    are in quotes next to the cue ('landlord ne bola "nikal ja kutte"', 'मालिक कहता है "..."'):
    a victim who only tells what happened is not turned away either;
 3. the rest is clean: the quoted passages and, in each sentence, the clause holding the cue up
-   to the end of the sentence are taken out (or, when the cue points back at what came before
-   and names the writer as the one spoken to, "idiot, moron - that's how my father talks to
-   me", the sentence up to that clause), and what is left is detected again. Abuse said
+   to the end of the sentence are taken out, and what is left is detected again. Abuse said
    to the reader around the report ("fuck you, my lawyer said ...") is still refused.
+A quote may also come first, before words that point back at it and name the writer as the
+one it was said to, and no reader ("Idiot! Moron! That's how my father talks to me.", "randi,
+kutiya, yahi bolta hai mera pati mujhe"): it is taken out when it is in quotation marks or is
+epithets said to no one ("you idiot, that's how ..." is not), in its sentence or the ones just
+before; what follows the pointing words is detected again, and the message counts as asking.
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
 the assistant ("bot", "AI", "warden").
 """
