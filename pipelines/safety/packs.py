@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pipelines.safety.expand import (
@@ -197,32 +197,36 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
         # not a report right after the writer or reader, or a how-to ("FIR kaise likhte hai")
         negated = "".join(f"{{!{n}}}" for n in ("self_reporters", "how_to") if n in block.lists)
         cue = expand(negated + "{reporting_cues}", block.lists, where, fold)
-        helps = [fold(words_of(e)) for e in block.lists.get("help_cues", ())]
-        victims = [fold(words_of(e)) for e in block.lists.get("victim_words", ())]
-        legals = [fold(words_of(e)) for e in block.lists.get("legal_matters", ())]
-        harms = [fold(words_of(e)) for e in block.lists.get("harms", ())]
-        backs = [fold(words_of(e)) for e in block.lists.get("reporting_back_cues", ())]
-        objects = [fold(words_of(e)) for e in block.lists.get("reporting_back_objects", ())]
-        readers = [fold(words_of(e)) for e in block.lists.get("reporting_back_readers", ())]
+        listed = _listed(block, fold)
+        phrases = _phrases(block, fold)
         found.append(
             Reporting(
                 language=language,
                 fold=fold,
                 cue=re.compile(rf"(?<!\S){cue}(?!\S)"),
-                help=re.compile(rf"(?<!\S){alternation(helps)}(?!\S)"),
-                victim=re.compile(rf"(?<!\S){alternation(victims)}(?!\S)"),
-                not_speakers=frozenset(
-                    fold(words_of(e)) for e in block.lists.get("speaker_exclusions", ())
-                ),
-                speakers=frozenset(fold(words_of(e)) for e in block.lists.get("speaker_nouns", ())),
-                legal=re.compile(rf"(?<!\S){alternation(legals)}(?!\S)"),
-                harm=re.compile(rf"(?<!\S){alternation(harms)}(?!\S)"),
-                back=re.compile(rf"(?<!\S){alternation(backs)}(?!\S)"),
-                back_object=re.compile(rf"(?<!\S){alternation(objects)}(?!\S)"),
-                back_reader=re.compile(rf"(?<!\S){alternation(readers)}(?!\S)"),
+                help=phrases("help_cues"),
+                victim=phrases("victim_words"),
+                not_speakers=frozenset(listed("speaker_exclusions")),
+                speakers=frozenset(listed("speaker_nouns")),
+                legal=phrases("legal_matters"),
+                harm=phrases("harms"),
+                back=phrases("reporting_back_cues"),
+                back_object=phrases("reporting_back_objects"),
+                back_reader=phrases("reporting_back_readers"),
             )
         )
     return tuple(found)
+
+
+def _listed(block: RuleSet, fold: Fold) -> Callable[[str], list[str]]:
+    """A list of the block in word form, on its fold."""
+    return lambda name: [fold(words_of(e)) for e in block.lists.get(name, ())]
+
+
+def _phrases(block: RuleSet, fold: Fold) -> Callable[[str], re.Pattern[str]]:
+    """A list of the block as one whole-word regex, on its fold."""
+    listed = _listed(block, fold)
+    return lambda name: re.compile(rf"(?<!\S){alternation(listed(name))}(?!\S)")
 
 
 def masked_lookup(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:

@@ -39,6 +39,9 @@ CLOSING_THANKS = "thank you sir, I understood the whole process of filing the co
 EMOJI_THANKS, FESTIVAL_WISH = "🙏🙏", "aapko diwali ki hardik shubhkamnaye"  # round 11 rules
 REMARK = "winter in shimla is beautiful, snow everywhere"  # greeting.remark (round 25)
 WON_THANKS = "thanks, the landlord returned my deposit after i sent the notice"  # what was won
+# round 27: a greeting around a bare Hinglish insult, and Hindi news that the thing came
+GREETED_INSULT = "good morning haraami"
+CAME_THANKS = "बहुत शुक्रिया, बीमा कंपनी ने क्लेम पास कर दिया"
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -74,6 +77,8 @@ def batch(
         {"question": FESTIVAL_WISH, "user": SECOND_LOOK_USER},
         {"question": REMARK, "user": SECOND_LOOK_USER},
         {"question": WON_THANKS, "user": SECOND_LOOK_USER},
+        {"question": GREETED_INSULT, "user": SECOND_LOOK_USER},
+        {"question": CAME_THANKS, "user": SECOND_LOOK_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -92,6 +97,8 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
         "greeting",
         "greeting",
         "greeting",
+        "greeting",
+        "reject",
         "greeting",
     ]
     for result in results:
@@ -146,12 +153,14 @@ def test_the_second_look_keeps_the_reject_free_and_the_greeting_cheap(
     batch: tuple[Run, list[dict[str, Any]], Path],
 ) -> None:
     """SPEC guarantees 1 and 2 for the routes the message models, the closing thanks, emoji-only
-    thanks, festival wishes, remarks about the day and thanks for what was won give."""
+    thanks, festival wishes, remarks about the day, thanks for what was won, a greeting around
+    a bare insult and Hindi news that a thing came give."""
     _, results, _ = batch
     rejected, *greetings = results[5:12]
-    assert (rejected["route"], rejected["safe_query"]) == ("reject", None)
-    assert rejected["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
-    for greeted in greetings:
+    for reject in (rejected, results[12]):
+        assert (reject["route"], reject["safe_query"]) == ("reject", None)
+        assert reject["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
+    for greeted in [*greetings, results[13]]:
         assert (greeted["route"], greeted["mode"]) == ("greeting", None)
         assert greeted["calls"]["embed"] == 0 and greeted["calls"]["vector"] == 0
         assert greeted["sources"] == []
