@@ -57,7 +57,20 @@ MODELS = Path(__file__).resolve().parents[1] / "service" / "config" / "models"
 HELD_OUT = ("v21", "v22h", "v24")  # never trained on: the README's held-out figures
 # files split in halves by a hash of the text: their `dev` half is trained on, their `heldout`
 # half never (the README's round-24 and round-25 figures)
-HALVES_HELD_OUT = ("v26s", "v26t", "v29s", "v29t", "v31e", "v31i", "v32", "v32a", "v32e", "v33")
+HALVES_HELD_OUT = (
+    "v26s",
+    "v26t",
+    "v29s",
+    "v29t",
+    "v31e",
+    "v31i",
+    "v32",
+    "v32a",
+    "v32e",
+    "v33",
+    "v35",
+    "v36",
+)
 CHAR_NGRAMS = (2, 3, 4)
 # for the small-talk head, grouped 4-fold cross-validation by writer's file (v20 held out) gave
 # English greetings, thanks and small talk 81.2 / 83.9 / 85.9 / 87.2 / 88.1% for C = 1, 3, 10,
