@@ -31,6 +31,7 @@ from pipelines.safety.packs import (
 from pipelines.safety.plan_words import entries, plan_prefix, plan_regex, won_regex, words_in
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import Fold
+from pipelines.safety.thanks_news import NewsWords, news_words
 from pipelines.safety.trie import NEVER
 
 __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "alternation"]
@@ -38,8 +39,7 @@ __all__ = ["PLURAL_LISTS", "CompiledRules", "RuleMatcher", "Standalone", "altern
 DIRECTION_LISTS = ("second_person", "assistant_nouns")  # who a scorer-worthy clause addresses
 # the words that address the reader in any language (the message models' gate)
 ADDRESS_LISTS = (*DIRECTION_LISTS, "you_forms", "addressee", "polite_you", "addressing_forms")
-# ... in the languages the message models read; "ya" and "ye" are also Hinglish "or" and
-# "this", and "ai", "machine" and "robot" name a thing as often as they address one
+# ... in the languages the message models read ("ya", "ye": Hinglish "or", "this"; "ai": a thing)
 ADDRESS_LANGUAGES = ("en", "hinglish", "hi")
 # all an open plan's clause may hold but for one word (pipelines/safety/thanks_plans.py)
 PLAN_WORD_LISTS = ("thanks_plan_words", "thanks_plan_verbs", "thanks_plan_adverbs")
@@ -85,6 +85,7 @@ class CompiledRules:
     thanks_outcome_tails: frozenset[str] = frozenset()  # words that may follow it ("today")
     thanks_won: re.Pattern[str] = re.compile(NEVER)  # "the landlord returned my deposit"
     thanks_won_risks: re.Pattern[str] = re.compile(NEVER)  # "rejected", "lottery": no win
+    thanks_news: NewsWords = NewsWords()  # good news of any thing won (thanks_news.py)
     thanks_plan_number_leads: frozenset[str] = frozenset()  # "form" in "form 16"
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
     thanks_plan_under_way: re.Pattern[str] = re.compile(NEVER)  # "ja rahi hu": acting now
@@ -190,6 +191,7 @@ def compile_rules(
         thanks_outcome_tails=_single_words(greeting, ("thanks_outcome_tails",)),
         thanks_won=won_regex(greeting),
         thanks_won_risks=_phrases(greeting, "thanks_won_risks"),
+        thanks_news=news_words(greeting),
         thanks_plan_number_leads=_single_words(greeting, ("thanks_plan_number_leads",)),
         thanks_plan_endings=tuple(entries(greeting, "thanks_plan_endings")),
         thanks_plan_under_way=_phrases(greeting, "thanks_plan_under_way"),

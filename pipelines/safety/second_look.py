@@ -24,6 +24,7 @@ from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_asks import asks_beside_thanks
 from pipelines.safety.thanks_closure import thanks_closure
+from pipelines.safety.thanks_news import bad_news
 from pipelines.safety.thanks_plans import risky_future, untold_plan
 from pipelines.safety.verdict import CLEAR, Verdict
 from pipelines.state import Classification
@@ -93,6 +94,7 @@ def _small_talk_score(
         and not (thanks and asks_beside_thanks(prepared, rules, for_head=True))
         and not (thanks and untold_plan(prepared, rules))  # "thanks, will pay the ransom"
         and not risky_future(prepared, rules)  # "ok, kal uske saath hotel jaungi"
+        and not (thanks and bad_news(prepared.clauses, rules.compiled.thanks_news))
         and not any(holds_insult(c, rules) for c in prepared.clauses)  # "शुक्रिया गधे"
         and not names_legal_matter(prepared, rules)  # "thanks, summon aaya hai": a new problem
     ):
