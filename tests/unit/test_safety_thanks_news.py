@@ -89,7 +89,7 @@ def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
     [
         "thank u, the airline refunded my cancelled ticket finally",
         "Thank you so much. The bank closed my loan account and gave me the NOC.",
-        "landlord gave back the whole 2 months deposit without any cuts 🙂 thanks for the notice draft",
+        "landlord gave back the whole deposit without any cuts 🙂 thanks for the notice draft",
         "thank you, maalik ne teen mahine ki mazdoori de di",
         "thank you, bank ne NOC de di, loan close ho gaya",
         "धन्यवाद, एयरलाइन ने टिकट का पैसा लौटा दिया।",
