@@ -16,7 +16,6 @@ from pipelines.safety.matters import names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_asks import asks_beside_thanks
-from pipelines.safety.thanks_news import good_news
 from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
 
 # a clause is part of the thanks for its thanks word only when it is this short ("thank you so
@@ -68,21 +67,12 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
     settled = bool(
         compiled.thanks_resolutions.search(said)
         or compiled.thanks_praise.search(said)
-        or any(_told(clause, rules) for clause in prepared.clauses)
+        or any(plans(clause, rules) or outcome(clause, rules) for clause in prepared.clauses)
     )
     if not settled and names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
         return False
     closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
     return settled or bool(closing) or said != prepared.words  # or a thanks idiom
-
-
-def _told(clause: str, rules: SafetyRules) -> bool:
-    """A plan, a matter settled since, or good news of any thing won (thanks_news.py)."""
-    return (
-        plans(clause, rules)
-        or outcome(clause, rules)
-        or good_news(clause, rules.compiled.thanks_news)
-    )
 
 
 def _acknowledged_plan(prepared: Prepared, rules: SafetyRules) -> bool:
@@ -180,7 +170,8 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
             len(clause.split()) <= THANKS_CLAUSE_WORDS
             and not compiled.thanks_words.isdisjoint(clause.split())
         )
-        or _told(clause, rules)
+        or plans(clause, rules)
+        or outcome(clause, rules)
         or greeting_clause(clause, rules)  # "thank you so much for the guidance"
         or any(
             _phrase_closes(clause, found, rules, topic=pattern in topical)

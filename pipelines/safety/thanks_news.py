@@ -1,22 +1,21 @@
-"""thanks_news: good news told beside a thanks (pure).
+"""thanks_news: bad news told beside a thanks that reads like a win (pure).
 
-"thank u, the airline refunded my cancelled ticket finally", "shukriya, builder ne flat ka
-possession de diya", "धन्यवाद, पीएफ का पैसा खाते में आ गया": the writer's matter came out in
-their favour and nothing is left open. The thing won is open (any words); what is closed is the
-verb that says it came, and what may not stand beside it. A clause is such news when it
-- holds a verb of things won (`thanks_news_verbs`: "refunded", "gave me", "is over"), or in
-  Hinglish and Hindi ends on one, but for `NEWS_TAIL_WORDS` ("case jeet gaye hum");
-- says "came", "got", "started" (`thanks_news_weak`) only of the writer's own ("my pension
-  started", "got my passport"): "the summons came", "he got the house" are no win;
-- says who gave it for a giving verb (`thanks_news_given` after `thanks_news_givers`: "builder
-  ne ... de diya"), so "maine paise de diye" (the writer paid) is none;
-- names nothing that leaves it open (`thanks_news_open`: a contrast, negation, future,
-  condition, demand, fear, or a part only: "kept 5000", "aadha"), no bad news that reads like a
-  win (`thanks_news_risks`: a complaint sent back, a case closed, a prize, the writer giving in:
-  "i paid", "i agreed"), and no one who may be the other side set free (`thanks_news_others`
-  with `thanks_news_freed`: "the court granted my husband bail", "wo jail se chhut gaya").
-Phrases in `thanks_news_spared` ("without any bribe", "wanted to let you know") are cut out
-first. The whole message must still be a thanks that asks nothing (thanks_closure.py).
+"ty, my caste certificate got issued, with the wrong caste on it", "thank you, case khatam, wo
+bari ho gaya kal", "धन्यवाद, खाता चालू हो गया, ... अब मैं ही आरोपी हूँ": a bag of n-grams reads
+the thanks and the win and greets them; the small-talk head is vetoed (second_look.py).
+
+A message is such news when one clause holds a verb of things won (`thanks_news_verbs`
+anywhere: "refunded", "is over"; `thanks_news_weak` ("came", "got") at the clause's start or
+just after the writer's own; in Hinglish and Hindi `thanks_news_ends` near the clause's end, or
+`thanks_news_given` after who gave it, `thanks_news_givers`) and any clause names bad news
+(`thanks_news_risks`: a thing gone to someone else, a scam, a bribe, the writer giving in) or
+one names the other side (`thanks_news_others`) set free or winning (`thanks_news_freed`).
+Phrases of `thanks_news_spared` ("without any bribe", "wrong bill") are cut out first.
+
+Round 28 also tried the other way, greeting such news when nothing of the kind stood beside
+it: a review found 118 dangers it greeted (papers "returned" meaning refused, scams
+"credited", the other side's bail across two clauses), so good news stays a question unless
+the closed rules (thanks_closure.py) read it.
 """
 
 from __future__ import annotations
@@ -30,10 +29,8 @@ from pipelines.safety.plan_words import entries
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.trie import NEVER
 
-NEWS_MAX_WORDS = 24  # a longer clause tells a story, not a result
 NEWS_TAIL_WORDS = 3  # after a verb-final win: "mera naam sahi ho gaya [ration card mein]"
 WEAK_OWNER_WORDS = 4  # "my" at most this close before "came", "started"
-VERB_LAST = "verb last"
 _NEVER = re.compile(NEVER)
 
 
@@ -45,41 +42,23 @@ class NewsWords:
     given: re.Pattern[str] = _NEVER  # only after who gave it
     givers: re.Pattern[str] = _NEVER
     owners: re.Pattern[str] = _NEVER  # "my", "our", "meri": the writer's own
-    open: re.Pattern[str] = _NEVER
     risks: re.Pattern[str] = _NEVER
     others: re.Pattern[str] = _NEVER
     freed: re.Pattern[str] = _NEVER
-    disputes: re.Pattern[str] = _NEVER  # a verb-final win's papers the closed grammar reads
     spared: re.Pattern[str] = _NEVER
 
 
 def news_words(greeting: Mapping[str, RuleSet]) -> NewsWords:
     """The `thanks_news_*` lists of every greeting block, as phrase regexes."""
-    names = ("verbs", "ends", "weak", "given", "givers", "owners", "open", "risks", "others",
-             "freed", "disputes", "spared")  # fmt: skip
+    names = ("verbs", "ends", "weak", "given", "givers", "owners", "risks", "others", "freed",
+             "spared")  # fmt: skip
     found = {name: entries(greeting, f"thanks_news_{name}") for name in names}
     return NewsWords(**{name: _phrases(listed) for name, listed in found.items() if listed})
 
 
-def good_news(clause: str, news: NewsWords) -> bool:
-    """Whether one clause (word form) tells that the writer's matter came out in their favour,
-    with nothing left open (see the module's docstring)."""
-    said = news.spared.sub(" ", clause) if news.spared.pattern != NEVER else clause
-    words = said.split()
-    if not words or len(words) > NEWS_MAX_WORDS:
-        return False
-    won = _won(said, news)
-    if not won or (won == VERB_LAST and news.disputes.search(said)):
-        return False
-    if news.open.search(said) or news.risks.search(said):
-        return False
-    return not (news.others.search(said) and news.freed.search(said))
-
-
 def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
-    """A verb of things won in one clause, and bad news in any (`thanks_news_risks`: "my caste
-    certificate got issued, with the wrong caste on it") or the other side set free in one ("wo
-    bari ho gaya"): the small-talk head must not read the message as a closing."""
+    """A verb of things won in one clause, and bad news in any, or the other side set free in
+    one (see the module's docstring)."""
     said = [news.spared.sub(" ", c) if news.spared.pattern != NEVER else c for c in clauses]
     if not any(_won(clause, news) for clause in said):
         return False
@@ -89,20 +68,19 @@ def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
     )
 
 
-def _won(said: str, news: NewsWords) -> str:
-    """How a verb of things won is told: anywhere (`verbs`), a weak one ("came", "got") beside
-    the writer's own thing, or near the end (`ends`, `given` after a giver: `VERB_LAST`); "" for
-    none."""
+def _won(said: str, news: NewsWords) -> bool:
+    """A verb of things won: anywhere (`verbs`), a weak one ("came", "got") at the start or
+    beside the writer's own, or near the end (`ends`, `given` after a giver)."""
     if news.verbs.search(said):
-        return "verb"
+        return True
     weak = news.weak.search(said)  # "got my passport", "my pension started"; not "he got my house"
     if weak and (weak.start() == 0 or _owned(said[: weak.start()].split(), news)):
-        return "weak"
+        return True
     ends = [found.end() for found in news.ends.finditer(said)]
     given = news.givers.search(said)
     if given:
         ends += [found.end() for found in news.given.finditer(said, given.end())]
-    return VERB_LAST if any(len(said[end:].split()) <= NEWS_TAIL_WORDS for end in ends) else ""
+    return any(len(said[end:].split()) <= NEWS_TAIL_WORDS for end in ends)
 
 
 def _owned(before: list[str], news: NewsWords) -> bool:
