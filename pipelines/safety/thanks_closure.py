@@ -16,6 +16,7 @@ from pipelines.safety.matters import names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_asks import asks_beside_thanks
+from pipelines.safety.thanks_news import bad_news, good_news
 from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
 
 # a clause is part of the thanks for its thanks word only when it is this short ("thank you so
@@ -60,6 +61,9 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
         return False
     if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
         return False
+    news = compiled.thanks_news  # a thing won told, then bad news: "... bail, my husband came home"
+    if any(good_news(c, news) for c in prepared.clauses) and bad_news(prepared.clauses, news):
+        return False
     if any(holds_insult(clause, rules) for clause in prepared.clauses):
         return False  # an insult word is never small talk
     # a legal matter needs a resolution, a plan or praise ("thanks for explaining the bail
@@ -67,12 +71,18 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
     settled = bool(
         compiled.thanks_resolutions.search(said)
         or compiled.thanks_praise.search(said)
-        or any(plans(clause, rules) or outcome(clause, rules) for clause in prepared.clauses)
+        or any(_told(clause, rules) for clause in prepared.clauses)
     )
     if not settled and names_legal_matter(prepared, rules):  # "thanks, summon aaya hai"
         return False
     closing = compiled.thanks_closings.search(said) or compiled.blessings.search(said)
     return settled or bool(closing) or said != prepared.words  # or a thanks idiom
+
+
+def _told(clause: str, rules: SafetyRules) -> bool:
+    """A plan, a matter settled since, or a thing won (thanks_news.py)."""
+    news = rules.compiled.thanks_news
+    return plans(clause, rules) or outcome(clause, rules) or good_news(clause, news)
 
 
 def _acknowledged_plan(prepared: Prepared, rules: SafetyRules) -> bool:
@@ -170,8 +180,7 @@ def _closes(clause: str, rules: SafetyRules) -> bool:
             len(clause.split()) <= THANKS_CLAUSE_WORDS
             and not compiled.thanks_words.isdisjoint(clause.split())
         )
-        or plans(clause, rules)
-        or outcome(clause, rules)
+        or _told(clause, rules)
         or greeting_clause(clause, rules)  # "thank you so much for the guidance"
         or any(
             _phrase_closes(clause, found, rules, topic=pattern in topical)

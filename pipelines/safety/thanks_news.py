@@ -29,8 +29,10 @@ from pipelines.safety.plan_words import entries
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.trie import NEVER
 
+NEWS_MAX_WORDS = 24  # a longer clause tells a story, not a result
 NEWS_TAIL_WORDS = 3  # after a verb-final win: "mera naam sahi ho gaya [ration card mein]"
 WEAK_OWNER_WORDS = 4  # "my" at most this close before "came", "started"
+VERB_LAST = "verb last"
 _NEVER = re.compile(NEVER)
 
 
@@ -42,45 +44,68 @@ class NewsWords:
     given: re.Pattern[str] = _NEVER  # only after who gave it
     givers: re.Pattern[str] = _NEVER
     owners: re.Pattern[str] = _NEVER  # "my", "our", "meri": the writer's own
+    things: re.Pattern[str] = _NEVER  # what a writer wins: "deposit", "pension", "naam"
+    open: re.Pattern[str] = _NEVER  # what leaves news open: "but", "only", "will", "nahi"
     risks: re.Pattern[str] = _NEVER
     others: re.Pattern[str] = _NEVER
     freed: re.Pattern[str] = _NEVER
+    disputes: re.Pattern[str] = _NEVER  # a verb-last win's papers the closed grammar reads
     spared: re.Pattern[str] = _NEVER
 
 
 def news_words(greeting: Mapping[str, RuleSet]) -> NewsWords:
     """The `thanks_news_*` lists of every greeting block, as phrase regexes."""
-    names = ("verbs", "ends", "weak", "given", "givers", "owners", "risks", "others", "freed",
-             "spared")  # fmt: skip
+    names = ("verbs", "ends", "weak", "given", "givers", "owners", "things", "open", "risks",
+             "others", "freed", "disputes", "spared")  # fmt: skip
     found = {name: entries(greeting, f"thanks_news_{name}") for name in names}
     return NewsWords(**{name: _phrases(listed) for name, listed in found.items() if listed})
 
 
+def good_news(clause: str, news: NewsWords) -> bool:
+    """One clause tells that a thing the writer wins came (a verb of things won and one of
+    `thanks_news_things`: "the airline refunded my cancelled ticket", "builder ne flat ka
+    possession de diya") with nothing that leaves it open, no bad news and no one of the other
+    side set free; the caller also asks `bad_news` of the whole message."""
+    said = _spared(clause, news)
+    if len(said.split()) > NEWS_MAX_WORDS or not news.things.search(said):
+        return False
+    won = _won(said, news)
+    if not won or (won == VERB_LAST and news.disputes.search(said)):
+        return False  # "malik ki FIR darj ho gayi": the writer's own is thanks_plans.outcome's
+    return not (news.open.search(said) or news.risks.search(said) or _freed(said, news))
+
+
 def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
-    """A verb of things won in one clause, and bad news in any, or the other side set free in
-    one (see the module's docstring)."""
-    said = [news.spared.sub(" ", c) if news.spared.pattern != NEVER else c for c in clauses]
+    """A verb of things won in one clause, and bad news in any, or the other side set free
+    anywhere in the message ("the court granted bail, my husband came home")."""
+    said = [_spared(clause, news) for clause in clauses]
     if not any(_won(clause, news) for clause in said):
         return False
-    return any(
-        news.risks.search(clause) or (news.others.search(clause) and news.freed.search(clause))
-        for clause in said
-    )
+    return any(news.risks.search(clause) for clause in said) or _freed(" , ".join(said), news)
 
 
-def _won(said: str, news: NewsWords) -> bool:
-    """A verb of things won: anywhere (`verbs`), a weak one ("came", "got") at the start or
-    beside the writer's own, or near the end (`ends`, `given` after a giver)."""
+def _spared(clause: str, news: NewsWords) -> str:
+    return news.spared.sub(" ", clause) if news.spared.pattern != NEVER else clause
+
+
+def _freed(said: str, news: NewsWords) -> bool:
+    return bool(news.others.search(said) and news.freed.search(said))
+
+
+def _won(said: str, news: NewsWords) -> str:
+    """How a verb of things won is told: anywhere (`verbs`), a weak one ("came", "got") at the
+    start or beside the writer's own, or near the end (`ends`, `given` after a giver:
+    `VERB_LAST`); "" for none."""
     if news.verbs.search(said):
-        return True
+        return "verb"
     weak = news.weak.search(said)  # "got my passport", "my pension started"; not "he got my house"
     if weak and (weak.start() == 0 or _owned(said[: weak.start()].split(), news)):
-        return True
+        return "weak"
     ends = [found.end() for found in news.ends.finditer(said)]
     given = news.givers.search(said)
     if given:
         ends += [found.end() for found in news.given.finditer(said, given.end())]
-    return any(len(said[end:].split()) <= NEWS_TAIL_WORDS for end in ends)
+    return VERB_LAST if any(len(said[end:].split()) <= NEWS_TAIL_WORDS for end in ends) else ""
 
 
 def _owned(before: list[str], news: NewsWords) -> bool:
