@@ -66,10 +66,10 @@ def good_news(clause: str, news: NewsWords) -> bool:
     `thanks_news_things`: "the airline refunded my cancelled ticket", "builder ne flat ka
     possession de diya") with nothing that leaves it open, no bad news and no one of the other
     side set free; the caller also asks `bad_news` of the whole message."""
-    said = _spared(clause, news)
-    if len(said.split()) > NEWS_MAX_WORDS or not news.things.search(said):
+    if len(clause.split()) > NEWS_MAX_WORDS or not news.things.search(clause):
         return False
-    won = _won(said, news)
+    won = _won(clause, news)
+    said = _spared(clause, news)  # what is spared is cut out for the vetoes only
     if not won or (won == VERB_LAST and news.disputes.search(said)):
         return False  # "malik ki FIR darj ho gayi": the writer's own is thanks_plans.outcome's
     return not (news.open.search(said) or news.risks.search(said) or _freed(said, news))

@@ -1,13 +1,86 @@
-"""Bad news told beside a thanks that reads like a win (pipelines/safety/thanks_news.py): the
-small-talk head must not greet it."""
+"""Things won, told beside a thanks (pipelines/safety/thanks_news.py): good news closes the
+conversation; bad news that reads like a win stays a question, and the small-talk head must
+not greet it."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipelines.safety.thanks_news import bad_news
+from pipelines.safety.thanks_news import bad_news, good_news
 from tests.unit._safety_rules import shipped_rules
 from tests.unit.test_safety_message_models import route, with_heads
+
+CLOSURE = ("greeting.thanks_closure",)
+
+
+def _good(clause: str) -> bool:
+    rules = shipped_rules()
+    (prepared,) = rules.compiled.prepare(clause).clauses
+    return good_news(prepared, rules.compiled.thanks_news)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "the airline refunded my cancelled ticket finally",
+        "the court gave me custody of my daughter today",
+        "my caste certificate got issued today",
+        "got the compensation from the railway claims tribunal",
+        "my widow pension started this month",
+        "the gram panchayat issued the residence certificate without any bribe",
+        "builder ne flat ka possession de diya",
+        "mera naam sahi ho gaya ration card mein",
+        "scholarship ka paisa account me aa gya",
+        "एयरलाइन ने टिकट का पैसा लौटा दिया",
+        "राशन कार्ड में मेरा नाम सही हो गया",
+        "पीएफ का पैसा खाते में आ गया",
+    ],
+)
+def test_a_thing_won_is_good_news(clause: str) -> None:
+    assert _good(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # no thing a writer wins, no verb of one, or a weak verb said of no one's own
+        "the court issued the recovery certificate against us",
+        "the warrant came today",
+        "he got the house",
+        "the police station returned my written complaint",
+        # left open: a contrast, a part, a deadline, a plan under way
+        "the landlord returned the deposit but kept 5000",
+        "the company refunded half the amount",
+        "thekedar ne 3 mahine ki jagah 1 mahine ki mazdoori de di",
+        "the landlord returned my deposit and i am moving in with the man i met online",
+        # bad news that reads like a win: a scam, a child, someone else's, the other side
+        "the refund got credited after i scanned the qr code",
+        "my 13 year old son got a job at the dhaba",
+        "my wages are credited to the contractor's account",
+        "the landlord returned the deposit to my ex husband",
+        "papa ki pension chacha ke account me aa gaya",
+        "beti ki maut ka muavza damad ko mil gaya",
+        "bijli connection 5000 dekar chalu ho gaya",
+        # another's dispute, told verb-last (the closed grammar reads the writer's own)
+        "bank ka bakaya claim pass ho gaya",
+    ],
+)
+def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
+    assert not _good(clause)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thank u, the airline refunded my cancelled ticket finally",
+        "Thank you so much. The bank closed my loan account and gave me the NOC.",
+        "thank you, maalik ne teen mahine ki mazdoori de di",
+        "धन्यवाद, एयरलाइन ने टिकट का पैसा लौटा दिया।",
+        "शुक्रिया, ससुराल वालों ने मेरा स्त्रीधन वापस कर दिया।",
+    ],
+)
+def test_a_thanks_with_a_thing_won_closes_the_conversation(text: str) -> None:
+    assert route(text, with_heads()) == ("greeting", CLOSURE)  # heads that score low
 
 
 def _bad(text: str) -> bool:
@@ -76,6 +149,9 @@ def test_bad_news_beside_a_win_vetoes_the_small_talk_head(text: str, word: str) 
         "thanks, the refund got credited after i scanned the qr code",
         "thank you, my salary got credited and i am sending it to the instagram friend in london",
         "thanks, the court granted bail, my husband returned home",
+        "thanks, the landlord returned my deposit, my husband came back home",
+        "Thane me malik ki FIR darj ho gayi, thanks.",
+        "thank you, the bank returned the fraud money",  # a harm named: never a greeting
     ],
 )
 def test_good_news_that_hides_a_risk_stays_a_question(text: str) -> None:
