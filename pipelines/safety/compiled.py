@@ -85,7 +85,7 @@ class CompiledRules:
     thanks_outcome_tails: frozenset[str] = frozenset()  # words that may follow it ("today")
     thanks_won: re.Pattern[str] = re.compile(NEVER)  # "the landlord returned my deposit"
     thanks_won_risks: re.Pattern[str] = re.compile(NEVER)  # "rejected", "lottery": no win
-    thanks_news: NewsWords = NewsWords()  # things won beside a thanks (thanks_news.py)
+    thanks_news: NewsWords = NewsWords()  # a thing won beside a thanks (thanks_news.py)
     thanks_plan_number_leads: frozenset[str] = frozenset()  # "form" in "form 16"
     thanks_plan_endings: tuple[str, ...] = ()  # "jaungi", "जाऊँगी": the writer will act
     thanks_plan_under_way: re.Pattern[str] = re.compile(NEVER)  # "ja rahi hu": acting now

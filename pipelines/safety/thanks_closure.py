@@ -61,8 +61,7 @@ def thanks_closure(text: str, prepared: Prepared, rules: SafetyRules, words: int
         return False
     if names_harm(prepared, rules):  # "thanks, god bless, they hit my mother again"
         return False
-    news = compiled.thanks_news  # a thing won told, then bad news: "... bail, my husband came home"
-    if any(good_news(c, news) for c in prepared.clauses) and bad_news(prepared.clauses, news):
+    if bad_news(prepared.clauses, compiled.thanks_news):  # "... bail, my husband came home"
         return False
     if any(holds_insult(clause, rules) for clause in prepared.clauses):
         return False  # an insult word is never small talk

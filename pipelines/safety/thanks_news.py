@@ -1,21 +1,24 @@
-"""thanks_news: bad news told beside a thanks that reads like a win (pure).
+"""thanks_news: a thing won, told beside a thanks (pure).
 
-"ty, my caste certificate got issued, with the wrong caste on it", "thank you, case khatam, wo
-bari ho gaya kal", "धन्यवाद, खाता चालू हो गया, ... अब मैं ही आरोपी हूँ": a bag of n-grams reads
-the thanks and the win and greets them; the small-talk head is vetoed (second_look.py).
+`good_news`: one clause tells that a thing the writer wins came ("thank u, the airline refunded
+my cancelled ticket", "shukriya, builder ne flat ka possession de diya", "धन्यवाद, पीएफ का पैसा
+खाते में आ गया"): a thing of `thanks_news_things` and a verb that says it came
+(`thanks_news_verbs` anywhere; `thanks_news_weak`, "came", "got", at the clause's start or just
+after the writer's own thing; in Hinglish and Hindi `thanks_news_ends` near the clause's end, or
+`thanks_news_given` after who gave it, `thanks_news_givers`), at most `NEWS_MAX_WORDS`, no
+digit (an amount, an age), nothing that leaves it open (`thanks_news_open`: a contrast, a
+part, a future, "after", "with", "to": what it came with or went to), no `thanks_news_risks`
+and, told verb-last, no dispute's paper (`thanks_news_disputes`: the closed grammar of
+thanks_plans.py reads the writer's own FIR or claim).
 
-A message is such news when one clause holds a verb of things won (`thanks_news_verbs`
-anywhere: "refunded", "is over"; `thanks_news_weak` ("came", "got") at the clause's start or
-just after the writer's own; in Hinglish and Hindi `thanks_news_ends` near the clause's end, or
-`thanks_news_given` after who gave it, `thanks_news_givers`) and any clause names bad news
-(`thanks_news_risks`: a thing gone to someone else, a scam, a bribe, the writer giving in) or
-one names the other side (`thanks_news_others`) set free or winning (`thanks_news_freed`).
-Phrases of `thanks_news_spared` ("without any bribe", "wrong bill") are cut out first.
+`bad_news`: a verb of things won in one clause, and in any clause bad news (a risk, or someone
+else who got the writer's thing: "my boss got my passport"), or the other side set free
+anywhere (`thanks_news_others` with `thanks_news_freed`: "the court granted bail, my husband
+came home"). Neither a thanks closure nor the small-talk head greets it.
 
-Round 28 also tried the other way, greeting such news when nothing of the kind stood beside
-it: a review found 118 dangers it greeted (papers "returned" meaning refused, scams
-"credited", the other side's bail across two clauses), so good news stays a question unless
-the closed rules (thanks_closure.py) read it.
+Phrases of `thanks_news_spared` ("without any bribe", "after the notice") are cut out before
+the vetoes are read. Two reviews shaped this (development files v38r, v39r): an open version
+greeted papers "returned" meaning refused, scams "credited", and things given to someone else.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class NewsWords:
     given: re.Pattern[str] = _NEVER  # only after who gave it
     givers: re.Pattern[str] = _NEVER
     owners: re.Pattern[str] = _NEVER  # "my", "our", "meri": the writer's own
+    leads: re.Pattern[str] = _NEVER  # what may stand before "got my ...": "i", "finally"
     things: re.Pattern[str] = _NEVER  # what a writer wins: "deposit", "pension", "naam"
     open: re.Pattern[str] = _NEVER  # what leaves news open: "but", "only", "will", "nahi"
     risks: re.Pattern[str] = _NEVER
@@ -55,8 +59,8 @@ class NewsWords:
 
 def news_words(greeting: Mapping[str, RuleSet]) -> NewsWords:
     """The `thanks_news_*` lists of every greeting block, as phrase regexes."""
-    names = ("verbs", "ends", "weak", "given", "givers", "owners", "things", "open", "risks",
-             "others", "freed", "disputes", "spared")  # fmt: skip
+    names = ("verbs", "ends", "weak", "given", "givers", "owners", "leads", "things", "open",
+             "risks", "others", "freed", "disputes", "spared")  # fmt: skip
     found = {name: entries(greeting, f"thanks_news_{name}") for name in names}
     return NewsWords(**{name: _phrases(listed) for name, listed in found.items() if listed})
 
@@ -72,6 +76,8 @@ def good_news(clause: str, news: NewsWords) -> bool:
     said = _spared(clause, news)  # what is spared is cut out for the vetoes only
     if not won or (won == VERB_LAST and news.disputes.search(said)):
         return False  # "malik ki FIR darj ho gayi": the writer's own is thanks_plans.outcome's
+    if any(character.isdigit() for character in said):  # an amount, an age, a distance
+        return False
     return not (news.open.search(said) or news.risks.search(said) or _freed(said, news))
 
 
@@ -81,7 +87,26 @@ def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
     said = [_spared(clause, news) for clause in clauses]
     if not any(_won(clause, news) for clause in said):
         return False
-    return any(news.risks.search(clause) for clause in said) or _freed(" , ".join(said), news)
+    if any(news.risks.search(clause) or _taken(clause, news) for clause in said):
+        return True
+    return _freed(" , ".join(said), news)
+
+
+def _taken(clause: str, news: NewsWords) -> bool:
+    """Someone else got the writer's thing: "my boss got my passport", "our sarpanch got our
+    ration card" (a weak verb before "my", after anyone but the writer)."""
+    for weak in news.weak.finditer(clause):
+        before = clause[: weak.start()].split()
+        after = clause[weak.end() :].split()
+        if (
+            before
+            and after
+            and news.owners.fullmatch(after[0])
+            and not news.leads.fullmatch(before[-1])
+            and not _owned(before, news)
+        ):
+            return True
+    return False
 
 
 def _spared(clause: str, news: NewsWords) -> str:
@@ -109,10 +134,15 @@ def _won(said: str, news: NewsWords) -> str:
 
 
 def _owned(before: list[str], news: NewsWords) -> bool:
-    """The writer's own is named just before a weak verb ("my [widow] pension started"), not
-    far from it ("my brother in law listened to me and then started coming")."""
-    near = " ".join(before[-WEAK_OWNER_WORDS:])
-    return bool(near) and bool(news.owners.search(near))
+    """The writer's own thing just before a weak verb ("my [widow] pension started"): an owner
+    at most `WEAK_OWNER_WORDS` before it, and between them a thing won and no one else ("my
+    husband got my salary", "my brother in law ... started coming" are not)."""
+    near = before[-WEAK_OWNER_WORDS:]
+    owned = [i for i, word in enumerate(near) if news.owners.fullmatch(word)]
+    if not owned:
+        return False
+    between = " ".join(near[owned[-1] + 1 :])
+    return bool(news.things.search(between)) and not news.others.search(between)
 
 
 def _phrases(listed: list[str]) -> re.Pattern[str]:

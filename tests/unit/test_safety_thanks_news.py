@@ -95,7 +95,7 @@ def _bad(text: str) -> bool:
         "thanks, the job was approved and i have paid the recruiter on telegram",
         "thanks, my wages are credited to the contractor's account",
         "thanks, the land registration is done in my brother's name",
-        "thank you, the court granted my husband bail",
+        "thank you, the court released my husband on bail",
         "thanks, he was acquitted yesterday",
         "thank you, case khatam, wo bari ho gaya kal",
         "shukriya, papa ki pension chacha ke account me aa gaya",
