@@ -7,8 +7,9 @@ my cancelled ticket", "shukriya, builder ne flat ka possession de diya", "धन
 after the writer's own thing; in Hinglish and Hindi `thanks_news_ends` near the clause's end, or
 `thanks_news_given` after who gave it, `thanks_news_givers`), at most `NEWS_MAX_WORDS`, no
 digit (an amount, an age), nothing that leaves it open (`thanks_news_open`: a contrast, a
-part, a future, "after", "with", "to": what it came with or went to), no `thanks_news_risks`
-and, told verb-last, no dispute's paper (`thanks_news_disputes`: the closed grammar of
+part, a future, "after", "with", "to": what it came with or went to), no `thanks_news_risks`,
+no one else named (`thanks_news_others`: "court ne pati ka passport lauta diya") and, told
+verb-last, no dispute's paper (`thanks_news_disputes`: the closed grammar of
 thanks_plans.py reads the writer's own FIR or claim).
 
 `bad_news`: a verb of things won in one clause, and in any clause bad news (a risk, or someone
@@ -17,8 +18,9 @@ anywhere (`thanks_news_others` with `thanks_news_freed`: "the court granted bail
 came home"). Neither a thanks closure nor the small-talk head greets it.
 
 Phrases of `thanks_news_spared` ("without any bribe", "after the notice") are cut out before
-the vetoes are read. Two reviews shaped this (development files v38r, v39r): an open version
-greeted papers "returned" meaning refused, scams "credited", and things given to someone else.
+the vetoes are read. Three reviews shaped this (development files v38r, v39r, v40r): an open
+version greeted papers "returned" meaning refused, scams "credited", and things given to someone
+else; the lists stay closed, so a qualifier they lack ("a quarter of my deposit") still passes.
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def good_news(clause: str, news: NewsWords) -> bool:
         return False  # "malik ki FIR darj ho gayi": the writer's own is thanks_plans.outcome's
     if any(character.isdigit() for character in said):  # an amount, an age, a distance
         return False
-    return not (news.open.search(said) or news.risks.search(said) or _freed(said, news))
+    # anyone else named (not only set free): "court ne pati ka passport lauta diya"
+    return not (news.open.search(said) or news.risks.search(said) or news.others.search(said))
 
 
 def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:

@@ -25,7 +25,7 @@ def _good(clause: str) -> bool:
         "the airline refunded my cancelled ticket finally",
         "the court gave me custody of my daughter today",
         "my caste certificate got issued today",
-        "got the compensation from the railway claims tribunal",
+        "got the compensation from the consumer forum",
         "my widow pension started this month",
         "the gram panchayat issued the residence certificate without any bribe",
         "builder ne flat ka possession de diya",
@@ -63,6 +63,15 @@ def test_a_thing_won_is_good_news(clause: str) -> None:
         "bijli connection 5000 dekar chalu ho gaya",
         # another's dispute, told verb-last (the closed grammar reads the writer's own)
         "bank ka bakaya claim pass ho gaya",
+        # a third review: a part in words, a thing of another's, damaged, or in the writer's
+        # name as a debt, a benefit ended, a purpose
+        "the landlord returned a small amount from the deposit",
+        "कोर्ट ने पति का पासपोर्ट लौटा दिया",
+        "the police returned my phone formatted",
+        "पति का लोन मेरे नाम हो गया",
+        "my pension is over",
+        "got my gratuity for my last journey",
+        "mera phone mil gaya pati ke paas",
     ],
 )
 def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
@@ -76,7 +85,7 @@ def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
         "Thank you so much. The bank closed my loan account and gave me the NOC.",
         "thank you, maalik ne teen mahine ki mazdoori de di",
         "धन्यवाद, एयरलाइन ने टिकट का पैसा लौटा दिया।",
-        "शुक्रिया, ससुराल वालों ने मेरा स्त्रीधन वापस कर दिया।",
+        "धन्यवाद, बिल्डर ने मेरी जमा राशि लौटा दी।",
     ],
 )
 def test_a_thanks_with_a_thing_won_closes_the_conversation(text: str) -> None:
