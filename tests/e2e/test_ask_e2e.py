@@ -42,6 +42,7 @@ WON_THANKS = "thanks, the landlord returned my deposit after i sent the notice" 
 # round 27: a greeting around a bare Hinglish insult, and Hindi news that the thing came
 GREETED_INSULT = "good morning haraami"
 CAME_THANKS = "बहुत शुक्रिया, बीमा कंपनी ने क्लेम पास कर दिया"
+THING_WON_THANKS = "thank u, the airline refunded my cancelled ticket finally"
 
 
 def test_ask_on_an_empty_knowledge_base_abstains_with_every_field(tmp_path: Path) -> None:
@@ -79,6 +80,7 @@ def batch(
         {"question": WON_THANKS, "user": SECOND_LOOK_USER},
         {"question": GREETED_INSULT, "user": SECOND_LOOK_USER},
         {"question": CAME_THANKS, "user": SECOND_LOOK_USER},
+        {"question": THING_WON_THANKS, "user": SECOND_LOOK_USER},
     )
     run = warden(data, "ask", stdin=lines)
     assert run.code == 0, run.err
@@ -99,6 +101,7 @@ def test_stdin_json_lines_give_one_json_line_each_with_every_field(
         "greeting",
         "greeting",
         "reject",
+        "greeting",
         "greeting",
     ]
     for result in results:
@@ -154,13 +157,13 @@ def test_the_second_look_keeps_the_reject_free_and_the_greeting_cheap(
 ) -> None:
     """SPEC guarantees 1 and 2 for the routes the message models, the closing thanks, emoji-only
     thanks, festival wishes, remarks about the day, thanks for what was won, a greeting around
-    a bare insult and Hindi news that a thing came give."""
+    a bare insult, Hindi news that a thing came and a thanks that tells a thing won give."""
     _, results, _ = batch
     rejected, *greetings = results[5:12]
     for reject in (rejected, results[12]):
         assert (reject["route"], reject["safe_query"]) == ("reject", None)
         assert reject["calls"] == {"llm": 0, "embed": 0, "vector": 0, "store": 0}
-    for greeted in [*greetings, results[13]]:
+    for greeted in [*greetings, results[13], results[14]]:
         assert (greeted["route"], greeted["mode"]) == ("greeting", None)
         assert greeted["calls"]["embed"] == 0 and greeted["calls"]["vector"] == 0
         assert greeted["sources"] == []
