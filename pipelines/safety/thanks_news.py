@@ -70,8 +70,8 @@ def news_words(greeting: Mapping[str, RuleSet]) -> NewsWords:
 def good_news(clause: str, news: NewsWords) -> bool:
     """One clause tells that a thing the writer wins came (a verb of things won and one of
     `thanks_news_things`: "the airline refunded my cancelled ticket", "builder ne flat ka
-    possession de diya") with nothing that leaves it open, no bad news and no one of the other
-    side set free; the caller also asks `bad_news` of the whole message."""
+    possession de diya") with no digit, nothing that leaves it open, no bad news and no one
+    else named; the caller also asks `bad_news` of the whole message."""
     if len(clause.split()) > NEWS_MAX_WORDS or not news.things.search(clause):
         return False
     won = _won(clause, news)
@@ -87,7 +87,7 @@ def good_news(clause: str, news: NewsWords) -> bool:
 def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
     """A verb of things won in one clause, and bad news in any, or the other side set free
     anywhere in the message ("the court granted bail, my husband came home")."""
-    said = [_spared(clause, news) for clause in clauses]
+    said = [_spared(clause, news) for clause in clauses]  # "by registered post" is no win
     if not any(_won(clause, news) for clause in said):
         return False
     if any(news.risks.search(clause) or _taken(clause, news) for clause in said):
