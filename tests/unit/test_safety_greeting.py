@@ -55,6 +55,12 @@ GREETINGS = [
     "can you get angry?",
     "what's your fav food?",
     "are you made in India?",
+    # round 28: more of the assistant's tastes
+    "who's your favourite actor",
+    "what kind of music do you listen to",
+    "have you watched any good movies lately?",
+    "tell me something about yourself",
+    "do you even eat food?",
     "exactly what I was looking for",
     "Many thanks for your prompt reply. I shall proceed accordingly.",
     # round 18: greetings spelt long or short, "anyone there", exclamations, a remark on the
@@ -113,6 +119,9 @@ QUESTIONS = [
     "wait, is this free?",
     "hold on, can he take my kids?",
     "what's your fav food? mine is biryani but my landlord cut my gas",
+    "who's your favourite actor? mine used to be my husband, now he beats me",
+    "tell me something about yourself, are you a lawyer who can take my bail case",
+    "do you even sleep? i can't, my landlord threatens me every night",
     "exactly what I was looking for, but what about my son's case?",
     "do you have a name of a good lawyer in pune?",
     # round 18: each of these may answer the assistant, or asks something after the remark
