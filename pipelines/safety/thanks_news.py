@@ -113,7 +113,7 @@ def _taken(clause: str, news: NewsWords) -> bool:
 
 
 def _spared(clause: str, news: NewsWords) -> str:
-    return news.spared.sub(" ", clause) if news.spared.pattern != NEVER else clause
+    return news.spared.sub(" ", clause)
 
 
 def _freed(said: str, news: NewsWords) -> bool:

@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines.safety.thanks_news import bad_news, good_news
+from pipelines.safety.thanks_news import NewsWords, bad_news, good_news
 from tests.unit._safety_rules import shipped_rules
 from tests.unit.test_safety_message_models import route, with_heads
 
 CLOSURE = ("greeting.thanks_closure",)
 
 
+def _read(text: str) -> tuple[tuple[str, ...], NewsWords]:
+    """The clauses of a text in word form, and the shipped rules' lists."""
+    compiled = shipped_rules().compiled
+    return compiled.prepare(text).clauses, compiled.thanks_news
+
+
 def _good(clause: str) -> bool:
-    rules = shipped_rules()
-    (prepared,) = rules.compiled.prepare(clause).clauses
-    return good_news(prepared, rules.compiled.thanks_news)
+    (prepared,), news = _read(clause)
+    return good_news(prepared, news)
 
 
 @pytest.mark.parametrize(
@@ -93,8 +98,7 @@ def test_a_thanks_with_a_thing_won_closes_the_conversation(text: str) -> None:
 
 
 def _bad(text: str) -> bool:
-    rules = shipped_rules()
-    return bad_news(rules.compiled.prepare(text).clauses, rules.compiled.thanks_news)
+    return bad_news(*_read(text))
 
 
 @pytest.mark.parametrize(
