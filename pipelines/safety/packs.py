@@ -28,7 +28,7 @@ from pipelines.safety.matcher import NEVER, RuleMatcher
 from pipelines.safety.normalize import words_of
 from pipelines.safety.plan_words import entries
 from pipelines.safety.ruleset import RuleSet
-from pipelines.safety.spelling import IDENTITY, Fold, fold_pattern
+from pipelines.safety.spelling import IDENTITY, Fold, fold_pattern, word_map
 
 UNMASK_LISTS = ("slurs", "insults", "profanity")  # "f*ck" resolves in this order, then phrases
 # words a clause may consist of to count as a bare insult ("you idiot!", "what a moron")
@@ -117,14 +117,20 @@ def greetings(
 
 def greeting_phrases(languages: Mapping[str, RuleSet]) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
     """One regex per spelling fold that finds a greeting phrase anywhere (audit notes)."""
-    folds = _greeting_folds(languages)
+    folds = _greeting_folds(languages, shorthand=False)  # a note on every question: cheap
     found = ((fold, _greeting(languages, fold, full=False)) for fold in folds)
     return tuple((fold, regex) for fold, regex in found if regex is not None)
 
 
-def _greeting_folds(languages: Mapping[str, RuleSet]) -> dict[Fold, None]:
-    """No fold, then each greeting block's spelling fold, without repeats (in order)."""
-    return {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
+def _greeting_folds(
+    languages: Mapping[str, RuleSet], *, shorthand: bool = True
+) -> dict[Fold, None]:
+    """The blocks' shorthand alone, then each greeting block's spelling fold after it, without
+    repeats (in order): "thx u r the best" is read as "thanks you are the best" in every fold."""
+    blocks = languages.values() if shorthand else ()
+    base = word_map({words_of(k): words_of(v) for b in blocks for k, v in b.shorthand.items()})
+    folds = (block_fold(n, b) for n, b in languages.items())
+    return {base: None} | {Fold(base.steps + fold.steps): None for fold in folds}
 
 
 def _greeting(

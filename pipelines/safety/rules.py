@@ -183,12 +183,18 @@ def _patterns(value: Any, where: str) -> dict[str, str]:
     return {str(name): regex for name, regex in patterns.items()}
 
 
+def _steps(value: Any, where: str) -> dict[str, str]:
+    """A fold's steps (regex -> replacement, in order) or a word map (word -> words)."""
+    return {str(k): str(v) for k, v in _mapping(value or {}, where).items()}
+
+
 def _languages(value: Any, where: str) -> dict[str, RuleSet]:
     result: dict[str, RuleSet] = {}
     for language, block in _mapping(value, where).items():
         here = f"{where}.{language}"
         block = _mapping(block, here)
-        parts = {"lists", "phrases", "patterns", "bare_patterns", "signals", "spares", "spelling"}
+        parts = {"lists", "phrases", "patterns", "bare_patterns", "signals", "spares"}
+        parts |= {"spelling", "shorthand"}
         _keys(block, parts, here + ".")
         lists = _mapping(block.get("lists") or {}, here + ".lists")
         result[str(language)] = RuleSet(
@@ -198,8 +204,7 @@ def _languages(value: Any, where: str) -> dict[str, RuleSet]:
             bare_patterns=_patterns(block.get("bare_patterns") or {}, here + ".bare_patterns"),
             signals=_patterns(block.get("signals") or {}, here + ".signals"),
             spares=_patterns(block.get("spares") or {}, here + ".spares"),
-            spelling={
-                str(k): str(v) for k, v in _mapping(block.get("spelling") or {}, here).items()
-            },
+            spelling=_steps(block.get("spelling"), here),
+            shorthand=_steps(block.get("shorthand"), here),
         )
     return result

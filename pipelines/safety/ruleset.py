@@ -31,3 +31,6 @@ class RuleSet:
     # regex -> replacement, in order: the block's spelling fold (pipelines/safety/spelling.py),
     # applied to the clauses this block's rules see and to its own entries and patterns
     spelling: Mapping[str, str] = field(default_factory=dict)
+    # greeting only: chat shorthand, word -> the words it stands for ("ur" -> "your"), put
+    # for them before every greeting fold, in the message and the entries alike
+    shorthand: Mapping[str, str] = field(default_factory=dict)

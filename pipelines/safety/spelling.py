@@ -5,13 +5,14 @@ Romanised Hindi has no standard spelling ("kutta", "kuttaa", "kutte", "kuttey"; 
 block's `spelling` (regex -> replacement, applied in order) is run on the word form of each
 clause before that block's rules see it, and on the block's own list entries, phrases and the
 literal words of its patterns, so an entry written once matches every spelling that the fold
-maps to the same form. Blocks without `spelling` see the word form unchanged.
+maps to the same form. Blocks without `spelling` see the word form unchanged. A greeting
+block's `shorthand` is a word map (`word_map`: "ur" -> "your") read before every greeting fold.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -27,11 +28,14 @@ _INDIC = "\u0900-\u0dff"
 _LITERAL = re.compile(rf"(?<![\\\w{_INDIC}])(?:[^\W\d_]|[{_INDIC}])+")
 
 
+Replacement = str | Callable[[re.Match[str]], str]
+
+
 @dataclass(frozen=True)
 class Fold:
     """Ordered regex substitutions; the empty fold leaves text unchanged."""
 
-    steps: tuple[tuple[re.Pattern[str], str], ...] = ()
+    steps: tuple[tuple[re.Pattern[str], Replacement], ...] = ()
 
     def __call__(self, text: str) -> str:
         if not self.steps:
@@ -60,7 +64,7 @@ class Fold:
         return {}
 
     @cached_property
-    def _gated(self) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+    def _gated(self) -> tuple[tuple[re.Pattern[str], Replacement, str], ...]:
         """Each step with the one literal its every match holds ("" when there is none)."""
         gated = []
         for pattern, replacement in self.steps:
@@ -81,10 +85,6 @@ class Fold:
         except re.error:
             return None
 
-    @property
-    def key(self) -> tuple[tuple[str, str], ...]:
-        return tuple((p.pattern, r) for p, r in self.steps)
-
 
 IDENTITY = Fold()
 
@@ -97,6 +97,15 @@ def fold_of(spelling: Mapping[str, str], where: str) -> Fold:
         except re.error as error:
             raise ValueError(f"{where}.spelling: invalid regex {regex!r}: {error}") from None
     return Fold(tuple(steps))
+
+
+def word_map(words: Mapping[str, str]) -> Fold:
+    """One step that puts each whole word of `words` for its value ("ur" -> "your")."""
+    if not words:
+        return IDENTITY
+    alternation = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    found = re.compile(rf"(?<!\S)(?:{alternation})(?!\S)")
+    return Fold(((found, lambda match: words[match.group()]),))
 
 
 def fold_pattern(pattern: str, fold: Fold) -> str:

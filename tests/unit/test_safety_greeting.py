@@ -87,6 +87,14 @@ GREETINGS = [
     "वाह",
     "मैं वापस आ गया",
     "और आप?",
+    # chat shorthand (`shorthand` in the English greeting block)
+    "thanks for ur help",
+    "thx 4 everything",
+    "thnx u r the best",
+    "gud nite",
+    "ok tnx bye",
+    "how r u",
+    "shukriya, thx a lot",
 ]
 
 QUESTIONS = [
@@ -151,6 +159,11 @@ QUESTIONS = [
     "no way",
     "can you read this",
     "random question",
+    # shorthand read as words is still content
+    "thx, ur bail is?",
+    "plz help me with my FIR",
+    "thx 4 the 498a info",
+    "u r useless, my case is lost",
 ]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from pipelines.safety.classify import classify_message
 from pipelines.safety.normalize import words_of
-from pipelines.safety.spelling import fold_of, fold_pattern
+from pipelines.safety.spelling import fold_of, fold_pattern, word_map
 from tests.unit._safety_rules import assert_routed, shipped_rules
 
 # (message, the reason expected)
@@ -176,6 +176,24 @@ def test_greetings_and_thanks(text: str) -> None:
 def test_spelling_fold_joins_variants(variants: tuple[str, ...]) -> None:
     fold = fold_of(shipped_rules().abuse["hinglish"].spelling, "hinglish")
     assert len({fold(words_of(v)) for v in variants}) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("thanks for ur help", "thanks for your help"),
+        ("u r 4 real", "you are for real"),
+        ("uru ur", "uru your"),  # whole words only
+        ("tour r", "tour are"),
+        ("", ""),
+    ],
+)
+def test_word_map_puts_whole_words_for_their_meaning(text: str, read: str) -> None:
+    assert word_map({"u": "you", "ur": "your", "r": "are", "4": "for"})(text) == read
+
+
+def test_an_empty_word_map_changes_nothing() -> None:
+    assert word_map({})("thx u") == "thx u"
 
 
 def test_fold_pattern_keeps_list_names_and_escapes() -> None:
