@@ -16,7 +16,7 @@ from pipelines.safety.matters import names_legal_matter
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.thanks_asks import asks_beside_thanks
-from pipelines.safety.thanks_news import bad_news, good_news
+from pipelines.safety.thanks_news import bad_news, good_news, spared_cut
 from pipelines.safety.thanks_plans import names_risk, outcome, planned, plans
 
 # a clause is part of the thanks for its thanks word only when it is this short ("thank you so
@@ -117,8 +117,17 @@ def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
     said = compiled.thanks_idioms.sub(" ", prepared.words)
     if compiled.thanks_negations.search(said):
         return True
-    turns = " ".join(_without_resolved_contrast(clause, rules) for clause in prepared.clauses)
+    turns = " ".join(
+        _without_resolved_contrast(_news_told(c, rules), rules) for c in prepared.clauses
+    )
     return bool(compiled.thanks_turns.search(compiled.thanks_idioms.sub(" ", turns)))
+
+
+def _news_told(clause: str, rules: SafetyRules) -> str:
+    """A clause that tells a thing won, without its spared phrases: "pension phir se shuru ho
+    gayi" (resumed) turns nothing, as "phir se" (again) would."""
+    news = rules.compiled.thanks_news
+    return spared_cut(clause, news) if good_news(clause, news) else clause
 
 
 def _without_resolved_contrast(clause: str, rules: SafetyRules) -> str:

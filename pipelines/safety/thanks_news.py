@@ -75,7 +75,7 @@ def good_news(clause: str, news: NewsWords) -> bool:
     if len(clause.split()) > NEWS_MAX_WORDS or not news.things.search(clause):
         return False
     won = _won(clause, news)
-    said = _spared(clause, news)  # what is spared is cut out for the vetoes only
+    said = spared_cut(clause, news)  # what is spared is cut out for the vetoes only
     if not won or (won == VERB_LAST and news.disputes.search(said)):
         return False  # "malik ki FIR darj ho gayi": the writer's own is thanks_plans.outcome's
     if any(character.isdigit() for character in said):  # an amount, an age, a distance
@@ -87,7 +87,7 @@ def good_news(clause: str, news: NewsWords) -> bool:
 def bad_news(clauses: tuple[str, ...], news: NewsWords) -> bool:
     """A verb of things won in one clause, and bad news in any, or the other side set free
     anywhere in the message ("the court granted bail, my husband came home")."""
-    said = [_spared(clause, news) for clause in clauses]  # "by registered post" is no win
+    said = [spared_cut(clause, news) for clause in clauses]  # "by registered post" is no win
     if not any(_won(clause, news) for clause in said):
         return False
     if any(news.risks.search(clause) or _taken(clause, news) for clause in said):
@@ -112,7 +112,8 @@ def _taken(clause: str, news: NewsWords) -> bool:
     return False
 
 
-def _spared(clause: str, news: NewsWords) -> str:
+def spared_cut(clause: str, news: NewsWords) -> str:
+    """The clause without its `thanks_news_spared` phrases ("without any bribe", "फिर से शुरू")."""
     return news.spared.sub(" ", clause)
 
 

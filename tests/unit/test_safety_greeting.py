@@ -95,6 +95,15 @@ GREETINGS = [
     "ok tnx bye",
     "how r u",
     "shukriya, thx a lot",
+    # round 29: the service addressed by name; what the assistant is (eight blind writers' items
+    # read "are you a lawyer?" as small talk; the greeting says it is Warden)
+    "hello legal aid",
+    "are you a lawyer?",
+    "aap sach me lawyer ho?",
+    "aap lawyer ho kya",
+    "kya aap vakil ho?",
+    "आप वकील हो?",
+    "aap khana kha liye?",
 ]
 
 QUESTIONS = [
@@ -164,6 +173,9 @@ QUESTIONS = [
     "plz help me with my FIR",
     "thx 4 the 498a info",
     "u r useless, my case is lost",
+    "are you a lawyer? my husband beat me",
+    "kya aap vakil ho? mera case lado",
+    "legal aid",
 ]
 
 

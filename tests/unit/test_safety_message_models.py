@@ -319,6 +319,10 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank you, i will give my passport to the employer tomorrow", "question"),
         ("thanks, now i know how i can get out", "question"),
         ("thanks a ton. i will photocopy the notice like you said", "greeting"),
+        # round 29: what the assistant gave is advice followed; money named is not
+        ("thank u, I will call the women helpline number you gave", "greeting"),
+        ("thanks, I will pay the amount you mentioned", "question"),
+        ("thanks, will meet him at the place you gave", "question"),
         # round 21: a "but" its rest settles, fear gone, praise by comparison, interjections,
         # and a matter settled since, at its clause's end
         ("i was so scared before but now i know my rights. thank you", "greeting"),

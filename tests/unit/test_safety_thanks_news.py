@@ -39,6 +39,10 @@ def _good(clause: str) -> bool:
         "एयरलाइन ने टिकट का पैसा लौटा दिया",
         "राशन कार्ड में मेरा नाम सही हो गया",
         "पीएफ का पैसा खाते में आ गया",
+        # round 29: a loanword in Devanagari; resumed ("फिर से शुरू") is no "again"
+        "मकान मालिक ने डिपॉजिट लौटा दिया",
+        "पेंशन फिर से शुरू हो गई",
+        "meri pension phir se shuru ho gayi",
     ],
 )
 def test_a_thing_won_is_good_news(clause: str) -> None:
@@ -77,6 +81,9 @@ def test_a_thing_won_is_good_news(clause: str) -> None:
         "my pension is over",
         "got my gratuity for my last journey",
         "mera phone mil gaya pati ke paas",
+        # round 29: resumed, but another's or only a part
+        "उसकी पेंशन फिर से शुरू हो गई",
+        "meri pension phir se shuru ho gayi lekin aadhi",
     ],
 )
 def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
@@ -91,6 +98,8 @@ def test_news_left_open_or_bad_is_not_good_news(clause: str) -> None:
         "thank you, maalik ne teen mahine ki mazdoori de di",
         "धन्यवाद, एयरलाइन ने टिकट का पैसा लौटा दिया।",
         "धन्यवाद, बिल्डर ने मेरी जमा राशि लौटा दी।",
+        "शुक्रिया भाई, पेंशन फिर से शुरू हो गई",  # "फिर से" (again) turns nothing here
+        "shukriya, meri pension phir se shuru ho gayi",
     ],
 )
 def test_a_thanks_with_a_thing_won_closes_the_conversation(text: str) -> None:
@@ -165,6 +174,8 @@ def test_bad_news_beside_a_win_vetoes_the_small_talk_head(text: str, word: str) 
         "thanks, the landlord returned my deposit, my husband came back home",
         "Thane me malik ki FIR darj ho gayi, thanks.",
         "thank you, the bank returned the fraud money",  # a harm named: never a greeting
+        "शुक्रिया, धमकी फिर से शुरू हो गई",  # no thing won: "फिर से" is again
+        "shukriya, pati ne phir se shuru kar diya maarna",
     ],
 )
 def test_good_news_that_hides_a_risk_stays_a_question(text: str) -> None:
