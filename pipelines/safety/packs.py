@@ -107,30 +107,33 @@ def greetings(
     """One regex per spelling fold of the greeting blocks, over every block's entries folded
     alike, so "thanks bhai" and "namaskaar ji" are each read in one form. `closings`: the
     regex that also takes the closing remarks (a greeting block's `bare_patterns`, "i will go
-    to the police tomorrow", "kal thane jaunga"), and holds at least one phrase ("thanks")."""
+    to the police tomorrow", "kal thane jaunga"), and holds at least one phrase ("thanks").
+    The message's shorthand ("thx", "ur") is put for its words before each fold; the entries
+    are not rewritten by it."""
     if closings and not any(block.bare_patterns for block in languages.values()):
         return ()
+    said = word_map(
+        {words_of(k): words_of(v) for b in languages.values() for k, v in b.shorthand.items()}
+    )
     folds = _greeting_folds(languages)
     found = ((fold, _greeting(languages, fold, full=True, closings=closings)) for fold in folds)
-    return tuple((fold, WholeText.of(regex)) for fold, regex in found if regex is not None)
+    return tuple(
+        (Fold(said.steps + fold.steps), WholeText.of(regex))
+        for fold, regex in found
+        if regex is not None
+    )
 
 
 def greeting_phrases(languages: Mapping[str, RuleSet]) -> tuple[tuple[Fold, re.Pattern[str]], ...]:
     """One regex per spelling fold that finds a greeting phrase anywhere (audit notes)."""
-    folds = _greeting_folds(languages, shorthand=False)  # a note on every question: cheap
+    folds = _greeting_folds(languages)
     found = ((fold, _greeting(languages, fold, full=False)) for fold in folds)
     return tuple((fold, regex) for fold, regex in found if regex is not None)
 
 
-def _greeting_folds(
-    languages: Mapping[str, RuleSet], *, shorthand: bool = True
-) -> dict[Fold, None]:
-    """The blocks' shorthand alone, then each greeting block's spelling fold after it, without
-    repeats (in order): "thx u r the best" is read as "thanks you are the best" in every fold."""
-    blocks = languages.values() if shorthand else ()
-    base = word_map({words_of(k): words_of(v) for b in blocks for k, v in b.shorthand.items()})
-    folds = (block_fold(n, b) for n, b in languages.items())
-    return {base: None} | {Fold(base.steps + fold.steps): None for fold in folds}
+def _greeting_folds(languages: Mapping[str, RuleSet]) -> dict[Fold, None]:
+    """No fold, then each greeting block's spelling fold, without repeats (in order)."""
+    return {IDENTITY: None} | {block_fold(n, b): None for n, b in languages.items()}
 
 
 def _greeting(

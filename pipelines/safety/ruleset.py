@@ -32,5 +32,5 @@ class RuleSet:
     # applied to the clauses this block's rules see and to its own entries and patterns
     spelling: Mapping[str, str] = field(default_factory=dict)
     # greeting only: chat shorthand, word -> the words it stands for ("ur" -> "your"), put
-    # for them before every greeting fold, in the message and the entries alike
+    # for them in the message before every greeting fold (the entries are not rewritten)
     shorthand: Mapping[str, str] = field(default_factory=dict)

@@ -6,7 +6,8 @@ block's `spelling` (regex -> replacement, applied in order) is run on the word f
 clause before that block's rules see it, and on the block's own list entries, phrases and the
 literal words of its patterns, so an entry written once matches every spelling that the fold
 maps to the same form. Blocks without `spelling` see the word form unchanged. A greeting
-block's `shorthand` is a word map (`word_map`: "ur" -> "your") read before every greeting fold.
+block's `shorthand` is a word map (`word_map`: "ur" -> "your") put in the message before every
+greeting fold.
 """
 
 from __future__ import annotations

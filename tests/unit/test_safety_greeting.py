@@ -89,20 +89,10 @@ GREETINGS = [
     "और आप?",
     # chat shorthand (`shorthand` in the English greeting block)
     "thanks for ur help",
-    "thx 4 everything",
-    "thnx u r the best",
+    "thnx a lot",
     "gud nite",
     "ok tnx bye",
-    "how r u",
     "shukriya, thx a lot",
-    # round 29: the service addressed by name; what the assistant is (eight blind writers' items
-    # read "are you a lawyer?" as small talk; the greeting says it is Warden)
-    "hello legal aid",
-    "are you a lawyer?",
-    "aap sach me lawyer ho?",
-    "aap lawyer ho kya",
-    "kya aap vakil ho?",
-    "आप वकील हो?",
     "aap khana kha liye?",
 ]
 
@@ -168,13 +158,18 @@ QUESTIONS = [
     "no way",
     "can you read this",
     "random question",
-    # shorthand read as words is still content
+    # shorthand read as words is still content; words with a second life are not shorthand
     "thx, ur bail is?",
     "plz help me with my FIR",
     "thx 4 the 498a info",
-    "u r useless, my case is lost",
+    "u help me plz",
+    "thx, im ready to go back to him tonight",
+    "tx again?",
+    # whether the assistant is a lawyer is answered as a question (round 29 review)
     "are you a lawyer? my husband beat me",
-    "kya aap vakil ho? mera case lado",
+    "koi vakil hain kya",
+    "lawyer or advocate?",
+    "hello, legal aid please",
     "legal aid",
 ]
 

@@ -111,7 +111,7 @@ NOT_GREETINGS = [
     "how does bail work",
     "is this legal",
     "is it free to file an FIR",
-    "are you a lawyer? can you take my case",
+    "are you a lawyer?",
     "thanks, i will file the FIR tomorrow but what documents do i need",
     "thank you, kya main kal thane jaunga",
     "dhanyavad, kal court jaunga, kya documents chahiye",

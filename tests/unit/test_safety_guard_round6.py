@@ -140,7 +140,8 @@ NOT_SMALL_TALK = [
     "you are better than my lawyer, what should i do about bail?",
     "you are better than the police who refused my FIR",
     "are you available 24 hours to file a complaint?",
-    # "are you a lawyer?" alone asks what the assistant is: small talk since round 29
+    "are you a lawyer?",
+    "aap lawyer ho kya",
     "is this working? my fir was not registered",
     "is the court working on saturday?",
     "can we talk about my divorce",
