@@ -323,7 +323,7 @@ def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
         ("thank u, I will call the women helpline number you gave", "greeting"),
         ("thanks, I will pay the amount you mentioned", "question"),
         ("thanks, will meet him at the place you gave", "question"),
-        ("thank you, i will keep a diary with dates like u said", "greeting"),
+        ("thank you, i will keep a diary of every incident with dates like u said", "greeting"),
         ("thx, i will give him the money like u said", "question"),
         # round 21: a "but" its rest settles, fear gone, praise by comparison, interjections,
         # and a matter settled since, at its clause's end
