@@ -124,8 +124,9 @@ def _thanks_asks(prepared: Prepared, rules: SafetyRules) -> bool:
 
 
 def _news_told(clause: str, rules: SafetyRules) -> str:
-    """A clause that tells a thing won, without its spared phrases: "pension phir se shuru ho
-    gayi" (resumed) turns nothing, as "phir se" (again) would."""
+    """A clause that tells a thing won, without the phrases the news rule spares: "pension phir
+    se shuru ho gayi" (resumed) and "cleared my pending dues" turn nothing, as "phir se" (again)
+    and "pending" would."""
     news = rules.compiled.thanks_news
     return spared_cut(clause, news) if good_news(clause, news) else clause
 

@@ -17,10 +17,12 @@ else who got the writer's thing: "my boss got my passport"), or the other side s
 anywhere (`thanks_news_others` with `thanks_news_freed`: "the court granted bail, my husband
 came home"). Neither a thanks closure nor the small-talk head greets it.
 
-Phrases of `thanks_news_spared` ("without any bribe", "after the notice") are cut out before
-the vetoes are read. Three reviews shaped this (development files v38r, v39r, v40r): an open
-version greeted papers "returned" meaning refused, scams "credited", and things given to someone
-else; the lists stay closed, so a qualifier they lack ("a quarter of my deposit") still passes.
+Phrases of `thanks_news_spared` ("without any bribe", "after the notice", a benefit resumed:
+"pension phir se") are cut out before the vetoes are read, and, in a clause of good news,
+before thanks_closure.py reads its turns. Three reviews shaped this (development files v38r,
+v39r, v40r): an open version greeted papers "returned" meaning refused, scams "credited", and
+things given to someone else; the lists stay closed, so a qualifier they lack ("a quarter of my
+deposit") still passes.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def _taken(clause: str, news: NewsWords) -> bool:
 
 
 def spared_cut(clause: str, news: NewsWords) -> str:
-    """The clause without its `thanks_news_spared` phrases ("without any bribe", "फिर से शुरू")."""
+    """The clause without its `thanks_news_spared` phrases ("without any bribe", "पेंशन फिर से")."""
     return news.spared.sub(" ", clause)
 
 
