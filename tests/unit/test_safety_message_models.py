@@ -210,6 +210,15 @@ NOT_HARMS_AFTER_THANKS = [
 ]
 
 
+@pytest.mark.parametrize(
+    "text", ["koi advocate hai?", "koi advocate hain kya", "koi vakil hai kya", "need an advocate"]
+)
+def test_asking_for_a_lawyer_is_never_small_talk(text: str) -> None:
+    """Round 29 (a review): the head scored "koi advocate hai?" 0.99, as it scores "koi hai?"."""
+    assert route(text, with_heads(social=text.split()[1]))[0] == "question"
+    assert route("koi hai?", with_heads(social="koi"))[0] == "greeting"
+
+
 @pytest.mark.parametrize(("keyed", "text"), NOT_HARMS_AFTER_THANKS)
 def test_help_not_found_before_is_no_harm(keyed: str, text: str) -> None:
     assert route(text, with_heads(social=keyed))[0] == "greeting"

@@ -52,6 +52,7 @@ QUESTIONS = [
     "tell me about yourself and your fees", "kya aap vakil ho?", "koi hai jo meri madad kare?",
     "samajh gaya, par ab kya karun?", "आप कौन हैं जो मुझे सलाह दे रहे हैं?",
     "कोई है जो मदद करे?",
+    "koi advocate hai?", "koi advocate hain kya",  # round 29: asking for one (the head greeted)
     "you must be tired of cases like mine, my husband left me", "you are cute but you did not help",
 ]  # fmt: skip
 
