@@ -211,12 +211,19 @@ NOT_HARMS_AFTER_THANKS = [
 
 
 @pytest.mark.parametrize(
-    "text", ["koi advocate hai?", "koi advocate hain kya", "koi vakil hai kya", "need an advocate"]
+    ("text", "lawyer"),
+    [
+        ("koi advocate hai?", "advocate"),
+        ("koi advocate hain kya", "advocate"),
+        ("koi vakil hai kya", "vakil"),
+        ("need an advocate", "advocate"),
+    ],
 )
-def test_asking_for_a_lawyer_is_never_small_talk(text: str) -> None:
-    """Round 29 (a review): the head scored "koi advocate hai?" 0.99, as it scores "koi hai?"."""
-    assert route(text, with_heads(social=text.split()[1]))[0] == "question"
-    assert route("koi hai?", with_heads(social="koi"))[0] == "greeting"
+def test_asking_for_a_lawyer_is_never_small_talk(text: str, lawyer: str) -> None:
+    """Round 29 (a review): the head scored "koi advocate hai?" 0.99. A head keyed to greet the
+    lawyer's word is vetoed; the same message with another word in its place is greeted."""
+    assert route(text, with_heads(social=lawyer))[0] == "question"
+    assert route(text.replace(lawyer, "zhakkas"), with_heads(social="zhakkas"))[0] == "greeting"
 
 
 @pytest.mark.parametrize(("keyed", "text"), NOT_HARMS_AFTER_THANKS)
