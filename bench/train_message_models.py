@@ -73,6 +73,8 @@ HALVES_HELD_OUT = (
     "v41",
     "v42",
     "v43",
+    "v45",
+    "v46",
 )
 CHAR_NGRAMS = (2, 3, 4)
 # for the small-talk head, grouped 4-fold cross-validation by writer's file (v20 held out) gave
