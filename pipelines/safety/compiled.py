@@ -19,16 +19,15 @@ from pipelines.safety.matcher import RuleMatcher
 from pipelines.safety.normalize import Prepared, prepare, words_of
 from pipelines.safety.packs import (
     Folded,
-    Reporting,
     Standalone,
     folded_abuse,
     greeting_phrases,
     greetings,
     masked_lookup,
-    reporting,
     standalone,
 )
 from pipelines.safety.plan_words import entries, plan_prefix, plan_regex, won_regex, words_in
+from pipelines.safety.reporting_pack import Reporting, reporting
 from pipelines.safety.ruleset import RuleSet
 from pipelines.safety.spelling import Fold
 from pipelines.safety.thanks_news import NewsWords, news_words

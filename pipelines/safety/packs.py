@@ -5,13 +5,12 @@
 - `Folded`: the abuse rules of the blocks that share one `spelling` fold, run on the folded
   clause (the blocks without a fold run together on the clause as it is);
 - greetings: one regex per fold, over every block's entries folded alike;
-- `Reporting`: the cues of reported speech and of a request for help (pipelines/safety/reported.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pipelines.safety.expand import (
@@ -171,71 +170,6 @@ def _greeting_patterns(
             expanded = expand(fold_pattern(pattern, fold), block.lists, where, fold)
             found.append(f"(?:{checked(expanded, where, words=True)})")
     return found
-
-
-@dataclass(frozen=True)
-class Reporting:
-    """One language's cues of reported speech ("called me", "bola ki", "ने कहा"), of a
-    request for help ("what can I do", "kya karun", "मदद") and of the writer as the one
-    spoken to ("me", "mujhe", "मुझे"), on the block's spelling fold."""
-
-    language: str
-    fold: Fold
-    cue: re.Pattern[str]
-    help: re.Pattern[str]
-    victim: re.Pattern[str] = re.compile(NEVER)
-    # first words that make "<speaker>: <quote>" the writer's own words (speaker_exclusions)
-    not_speakers: frozenset[str] = frozenset()
-    speakers: frozenset[str] = frozenset()  # a third party named as the speaker (speaker_nouns)
-    legal: re.Pattern[str] = re.compile(NEVER)  # a legal matter named (legal_matters)
-    harm: re.Pattern[str] = re.compile(NEVER)  # a harm told ("they hit", "maara"; harms)
-    # words that point back at a quote before them ("that's how", "yahi"; reporting_back_cues),
-    # the writer as the one it was said to ("me", "mujhe"; reporting_back_objects), and the
-    # reader, who must not be named ("you", "tune", "bot"; reporting_back_readers)
-    back: re.Pattern[str] = re.compile(NEVER)
-    back_object: re.Pattern[str] = re.compile(NEVER)
-    back_reader: re.Pattern[str] = re.compile(NEVER)
-
-
-def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
-    found = []
-    for language, block in abuse.items():
-        if "reporting_cues" not in block.lists:
-            continue
-        fold, where = block_fold(language, block), f"abuse.{language}.reporting_cues"
-        # not a report right after the writer or reader, or a how-to ("FIR kaise likhte hai")
-        negated = "".join(f"{{!{n}}}" for n in ("self_reporters", "how_to") if n in block.lists)
-        cue = expand(negated + "{reporting_cues}", block.lists, where, fold)
-        listed = _listed(block, fold)
-        phrases = _phrases(block, fold)
-        found.append(
-            Reporting(
-                language=language,
-                fold=fold,
-                cue=re.compile(rf"(?<!\S){cue}(?!\S)"),
-                help=phrases("help_cues"),
-                victim=phrases("victim_words"),
-                not_speakers=frozenset(listed("speaker_exclusions")),
-                speakers=frozenset(listed("speaker_nouns")),
-                legal=phrases("legal_matters"),
-                harm=phrases("harms"),
-                back=phrases("reporting_back_cues"),
-                back_object=phrases("reporting_back_objects"),
-                back_reader=phrases("reporting_back_readers"),
-            )
-        )
-    return tuple(found)
-
-
-def _listed(block: RuleSet, fold: Fold) -> Callable[[str], list[str]]:
-    """A list of the block in word form, on its fold."""
-    return lambda name: [fold(words_of(e)) for e in block.lists.get(name, ())]
-
-
-def _phrases(block: RuleSet, fold: Fold) -> Callable[[str], re.Pattern[str]]:
-    """A list of the block as one whole-word regex, on its fold."""
-    listed = _listed(block, fold)
-    return lambda name: re.compile(rf"(?<!\S){alternation(listed(name))}(?!\S)")
 
 
 def masked_lookup(abuse: Mapping[str, RuleSet]) -> dict[int, tuple[str, ...]]:

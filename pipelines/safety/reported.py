@@ -23,6 +23,9 @@ one it was said to, and no reader ("Idiot! Moron! That's how my father talks to 
 kutiya, yahi bolta hai mera pati mujhe"): it is taken out when it is in quotation marks or is
 epithets said to no one ("you idiot, that's how ..." is not), in its sentence or the ones just
 before; what follows the pointing words is detected again, and the message counts as asking.
+Words that say which third party spoke the quote ("you stupid woman, you will never get a rupee
+- my ex husband said this", "tu bewakoof hai - ye mere senior bolte hain") take it out even when
+it is said to "you", if the message names no reader once it is out.
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
 the assistant ("bot", "AI", "warden").
 """
@@ -78,12 +81,14 @@ def spare_reported_speech(
     rest: list[list[str]] = []
     unnamed = compiled.assistant_words.isdisjoint(words.split())  # "... that's how Warden talks"
     language: str | None = None
+    attributed = False  # a quote said to "you", taken out by who spoke it
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
         quote = _quote_before(clauses, rest, rules) if unnamed else None
         if quote is not None:  # "idiot, moron - that's how my father talks to me"
-            index, pointed, earlier, after = quote
+            index, pointed, earlier, after, by_speaker = quote
             language, asks = language or pointed, True
+            attributed = attributed or by_speaker
             del rest[len(rest) - earlier :]  # "Idiot, moron. That's how he talks to me."
             rest.append([after, *clauses[index + 1 :]])
             continue
@@ -102,6 +107,8 @@ def spare_reported_speech(
     left = compiled.prepare(remainder)
     if detect(remainder, rules, left).flagged or _names_assistant_in_report(text, left, rules):
         return verdict
+    if attributed and not compiled.addressed_words.isdisjoint(left.words.split()):
+        return verdict  # "you idiot - my boss said this, and you are no better?"
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
 
 
@@ -156,23 +163,29 @@ def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
 
 def _quote_before(
     clauses: list[str], before: list[list[str]], rules: SafetyRules
-) -> tuple[int, str, int, str] | None:
+) -> tuple[int, str, int, str, bool] | None:
     """(clause index, language, how many sentences before are the quote, what follows the
-    pointing part in its clause) when a clause, or its part after a dash, points back at a
-    quote said to no one that holds an epithet, or at a passage in quotation marks ("idiot,
-    moron, good for nothing - that's how my father talks to me", "randi, kutiya, yahi bolta hai
-    mera pati mujhe", "Idiot! Moron! That's how he talks to me."): "you idiot, that's how my
-    boss talks to me" and "saale kutte, yahi bola tha mujhe tune" are not."""
+    pointing part in its clause, whether a speaker was named) when a clause, or its part after
+    a dash, points back at a quote said to no one that holds an epithet, or at a passage in
+    quotation marks ("idiot, moron, good for nothing - that's how my father talks to me",
+    "randi, kutiya, yahi bolta hai mera pati mujhe", "Idiot! Moron! That's how he talks to
+    me."): "you idiot, that's how my boss talks to me" and "saale kutte, yahi bola tha mujhe
+    tune" are not. Or it names who spoke the words before it in its sentence ("... - my ex
+    husband said this"), whoever they were said to."""
     for index, clause in enumerate(clauses):
         parts = _DASH.split(clause)
         for cut, part in enumerate(parts):
             language = _points_back(part, rules)
+            speaker = _attributes(part, rules) if language is None else None
+            language = language or speaker
             if language is None:
                 continue
             after = " ".join(parts[cut + 1 :])  # "... talks to me - kill yourself" is read again
             lead = clauses[:index] + parts[:cut]
+            if speaker is not None:
+                return (index, speaker, 0, after, True) if _said(lead, rules) else None
             if "\u2026" in "".join(lead) and not _said(lead, rules):
-                return index, language, 0, after  # '"idiot, moron" - that's how he talks to me'
+                return index, language, 0, after, False  # '"idiot, moron" - that's how he ...'
             quote, earlier = _said(lead, rules), 0
             while not quote and earlier < len(before):
                 sentence = _said(before[-1 - earlier], rules)
@@ -181,7 +194,7 @@ def _quote_before(
                 earlier += 1  # the sentences just before ("Idiot! Moron!"), empty ones too
             quote = quote or [c for s in before[len(before) - earlier :] for c in _said(s, rules)]
             if quote and _epithets(quote, rules):
-                return index, language, earlier, after
+                return index, language, earlier, after, False
             return None
     return None
 
@@ -199,6 +212,19 @@ def _points_back(part: str, rules: SafetyRules) -> str | None:
         found = pack.back.search(folded) and pack.back_object.search(folded)
         if found and not pack.back_reader.search(folded):
             return pack.language
+    return None
+
+
+def _attributes(part: str, rules: SafetyRules) -> str | None:
+    """The language of a part that names a third party as the one who spoke the words before
+    it ("my ex husband said this", "ye mere senior bolte hain"), and no reader."""
+    words = rules.compiled.prepare(part).words
+    packs = rules.compiled.reporting
+    for pack in packs:
+        folded = pack.fold(words)
+        if pack.attribution.search(folded) and not pack.back_reader.search(folded):
+            named = any(p.speakers.intersection(p.fold(words).split()) for p in packs)
+            return pack.language if named else None
     return None
 
 

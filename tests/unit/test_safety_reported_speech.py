@@ -32,6 +32,13 @@ VICTIMS = [
     ("रंडी, कुतिया - मेरा पति मुझे यही कहता है, क्या करूँ?", "hi"),
     ("Idiot, moron... that's how my father talks to me. What can I do?", "en"),
     ('"You idiot, you moron" - that\'s how my father talks to me. help', "en"),
+    # round 30: the quote first, said to "you", then who spoke it
+    (
+        "you stupid cow, you will never see your kids again - my husband said this. what can i do?",
+        "en",
+    ),
+    ("tu nikammi hai, tujhe kuch nahi aata - ye meri saas roz bolti hai. kya karun?", "hinglish"),
+    ("तू पागल है, तुझे घर से निकाल दूँगा — मेरा पति यही बोलता है, मैं क्या करूँ?", "hi"),
 ]
 
 STILL_ABUSE = [
@@ -61,6 +68,13 @@ STILL_ABUSE = [
     "He called me names. You are an idiot too. What can I do?",
     "you said I can file online, you idiot. where?",
     "मैंने कहा तू पागल है, क्या समझा?",
+    # who spoke the quote is named, but the reader is named after it, or the assistant in it,
+    # or no third party spoke it, or "this" is what was said ("said this is true")
+    "you useless idiot, you are a moron - my boss said this, and you are no better?",
+    "tu bekaar hai, tu gadha hai - ye mera dost bolta hai, aur tu sach me wahi hai",
+    "you stupid bot - my husband said this. what can i do?",
+    "you idiot - i said this. answer me?",
+    "you are useless, my husband said this is true. what now?",
 ]
 
 NOT_ASKING = [
