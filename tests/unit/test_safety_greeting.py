@@ -94,6 +94,11 @@ GREETINGS = [
     "ok tnx bye",
     "shukriya, thx a lot",
     "aap khana kha liye?",
+    # round 30: "hows" without its apostrophe, where the reader is, "my guy"
+    "hows ur day going?",
+    "hello, how are things on your end?",
+    "hows it going over there",
+    "whats up my guy",
 ]
 
 QUESTIONS = [
@@ -171,6 +176,9 @@ QUESTIONS = [
     "lawyer or advocate?",
     "hello, legal aid please",
     "legal aid",
+    "hows my case going",
+    "how is the fir going on your end",
+    "hows the hearing going over there?",
 ]
 
 
