@@ -75,6 +75,7 @@ HALVES_HELD_OUT = (
     "v43",
     "v45",
     "v46",
+    "v47",
 )
 CHAR_NGRAMS = (2, 3, 4)
 # for the small-talk head, grouped 4-fold cross-validation by writer's file (v20 held out) gave
