@@ -23,9 +23,10 @@ one it was said to, and no reader ("Idiot! Moron! That's how my father talks to 
 kutiya, yahi bolta hai mera pati mujhe"): it is taken out when it is in quotation marks or is
 epithets said to no one ("you idiot, that's how ..." is not), in its sentence or the ones just
 before; what follows the pointing words is detected again, and the message counts as asking.
-Words that say which third party spoke the quote ("you stupid woman, you will never get a rupee
-- my ex husband said this", "tu bewakoof hai - ye mere senior bolte hain") take it out even when
-it is said to "you", if the message names no reader once it is out.
+Words that say which third party spoke the quote before them, in their sentence or the one just
+before ("you stupid woman, you will never get a rupee - my ex husband said this", "tu bewakoof
+hai - ye mere senior bolte hain") take it out even when it is said to "you", if the message
+names no reader once it is out.
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
 the assistant ("bot", "AI", "warden").
 """
@@ -36,13 +37,13 @@ import re
 
 from pipelines.safety.mentions import NEVER_SPARED, Detector, outside_quotes
 from pipelines.safety.normalize import Prepared
+from pipelines.safety.quote_first import names_speaker, quote_before
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import Verdict
 
 _DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 _SENTENCES = re.compile(r"(?<=[.!?\u0964\n])")
 _CLAUSES = re.compile(r"(?<=[,;:])")
-_DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
 _URL = re.compile(r"(?:https?://|www\.)\S+")  # "watch?v=" asks nothing
 # "<speaker>: <words>" at the start of a sentence: a speaker of at most six words, a colon, then
 # a quote (an ellipsis once outside_quotes has taken it out) or the rest of the sentence
@@ -84,7 +85,7 @@ def spare_reported_speech(
     attributed = False  # a quote said to "you", taken out by who spoke it
     for sentence in _SENTENCES.split(outside):
         clauses = _CLAUSES.split(sentence)
-        quote = _quote_before(clauses, rest, rules) if unnamed else None
+        quote = quote_before(clauses, rest, rules) if unnamed else None
         if quote is not None:  # "idiot, moron - that's how my father talks to me"
             index, pointed, earlier, after, by_speaker = quote
             language, asks = language or pointed, True
@@ -140,8 +141,7 @@ def _transcript(outside: str, rules: SafetyRules) -> tuple[str, str] | None:
             return line.group(0)
         if any(pack.fold(words[0]) in pack.not_speakers for pack in compiled.reporting):
             return line.group(0)
-        if not any(pack.speakers.intersection(pack.fold(" ".join(words)).split())
-                   for pack in compiled.reporting):  # fmt: skip
+        if not names_speaker(" ".join(words), rules):
             return line.group(0)  # "my question:", "ek baat:" name no third party
         found = True
         return line.group(1) + " \u2026 "
@@ -159,86 +159,6 @@ def _transcript(outside: str, rules: SafetyRules) -> tuple[str, str] | None:
 def _said_to_writer(clause: str, rules: SafetyRules) -> bool:
     words = rules.compiled.prepare(clause).words
     return any(pack.victim.search(pack.fold(words)) for pack in rules.compiled.reporting)
-
-
-def _quote_before(
-    clauses: list[str], before: list[list[str]], rules: SafetyRules
-) -> tuple[int, str, int, str, bool] | None:
-    """(clause index, language, how many sentences before are the quote, what follows the
-    pointing part in its clause, whether a speaker was named) when a clause, or its part after
-    a dash, points back at a quote said to no one that holds an epithet, or at a passage in
-    quotation marks ("idiot, moron, good for nothing - that's how my father talks to me",
-    "randi, kutiya, yahi bolta hai mera pati mujhe", "Idiot! Moron! That's how he talks to
-    me."): "you idiot, that's how my boss talks to me" and "saale kutte, yahi bola tha mujhe
-    tune" are not. Or it names who spoke the words before it in its sentence ("... - my ex
-    husband said this"), whoever they were said to."""
-    for index, clause in enumerate(clauses):
-        parts = _DASH.split(clause)
-        for cut, part in enumerate(parts):
-            language = _points_back(part, rules)
-            speaker = _attributes(part, rules) if language is None else None
-            language = language or speaker
-            if language is None:
-                continue
-            after = " ".join(parts[cut + 1 :])  # "... talks to me - kill yourself" is read again
-            lead = clauses[:index] + parts[:cut]
-            if speaker is not None:
-                return (index, speaker, 0, after, True) if _said(lead, rules) else None
-            if "\u2026" in "".join(lead) and not _said(lead, rules):
-                return index, language, 0, after, False  # '"idiot, moron" - that's how he ...'
-            quote, earlier = _said(lead, rules), 0
-            while not quote and earlier < len(before):
-                sentence = _said(before[-1 - earlier], rules)
-                if sentence and not _epithets(sentence, rules):
-                    break
-                earlier += 1  # the sentences just before ("Idiot! Moron!"), empty ones too
-            quote = quote or [c for s in before[len(before) - earlier :] for c in _said(s, rules)]
-            if quote and _epithets(quote, rules):
-                return index, language, earlier, after, False
-            return None
-    return None
-
-
-def _said(clauses: list[str], rules: SafetyRules) -> list[str]:
-    return [clause for clause in clauses if rules.compiled.prepare(clause).words]
-
-
-def _points_back(part: str, rules: SafetyRules) -> str | None:
-    """The language of a part that points back ("that's how", "yahi") at words said to the
-    writer ("me", "mujhe") and names no reader ("you", "tune")."""
-    words = rules.compiled.prepare(part).words
-    for pack in rules.compiled.reporting:
-        folded = pack.fold(words)
-        found = pack.back.search(folded) and pack.back_object.search(folded)
-        if found and not pack.back_reader.search(folded):
-            return pack.language
-    return None
-
-
-def _attributes(part: str, rules: SafetyRules) -> str | None:
-    """The language of a part that names a third party as the one who spoke the words before
-    it ("my ex husband said this", "ye mere senior bolte hain"), and no reader."""
-    words = rules.compiled.prepare(part).words
-    packs = rules.compiled.reporting
-    for pack in packs:
-        folded = pack.fold(words)
-        if pack.attribution.search(folded) and not pack.back_reader.search(folded):
-            named = any(p.speakers.intersection(p.fold(words).split()) for p in packs)
-            return pack.language if named else None
-    return None
-
-
-def _epithets(clauses: list[str], rules: SafetyRules) -> bool:
-    """Words said to no one ("you", "tu", the assistant's names), one of them an epithet
-    ("idiot", "kutiya"): "idiot, moron, good for nothing", not "you idiot" or "fuck you"."""
-    compiled = rules.compiled
-    said = [c for text in clauses for c in compiled.prepare(text).clauses]
-    unaddressed = all(
-        compiled.addressed_words.isdisjoint(c.split())
-        and not any(p.back_reader.search(p.fold(c)) for p in compiled.reporting)
-        for c in said
-    )
-    return unaddressed and any(rule.fires(c) for c in said for rule in compiled.standalone)
 
 
 def _cue(clause: str, rules: SafetyRules) -> str | None:

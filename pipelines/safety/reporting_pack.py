@@ -86,11 +86,13 @@ def _phrases(block: RuleSet, fold: Fold) -> Callable[[str], re.Pattern[str]]:
 
 
 def _attribution(block: RuleSet, fold: Fold, where: str) -> re.Pattern[str]:
-    """A cue then a pointer ("said this", not "said this is"), or a pointer up to four words
-    before a cue ("ye mere senior bolte"); NEVER for a block without `reporting_pointers`."""
+    """A cue then a pointer ("said this", "says this": `reporting_attribution_cues` count here,
+    beside a pointer; not "said this is"), or a pointer up to four words before a cue ("ye
+    mere senior bolte"); NEVER for a block without `reporting_pointers`."""
     if "reporting_pointers" not in block.lists:
         return re.compile(NEVER)
-    cue = expand("{reporting_cues}", block.lists, where, fold)
+    said = [n for n in ("reporting_cues", "reporting_attribution_cues") if n in block.lists]
+    cue = "|".join(expand(f"{{{name}}}", block.lists, where, fold) for name in said)
     pointer = alternation(_listed(block, fold)("reporting_pointers"))
     copula = alternation(_listed(block, fold)("copulas"))
     after = rf"(?:{cue}) (?:{pointer})(?! (?:{copula})(?!\S))"

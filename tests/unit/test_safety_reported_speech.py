@@ -39,6 +39,22 @@ VICTIMS = [
     ),
     ("tu nikammi hai, tujhe kuch nahi aata - ye meri saas roz bolti hai. kya karun?", "hinglish"),
     ("तू पागल है, तुझे घर से निकाल दूँगा — मेरा पति यही बोलता है, मैं क्या करूँ?", "hi"),
+    # ... in the sentence before, in the present tense, or after a possessive speaker
+    (
+        "you stupid cow, get out of my flat. my landlord said this when i asked for my deposit. "
+        "can he do that?",
+        "en",
+    ),
+    (
+        "you dumb cow, you know nothing. my son says this every day and takes my pension. what can "
+        "i do",
+        "en",
+    ),
+    (
+        "My husband's words exactly: \"you are a burden, you are a zero. if you leave i will make "
+        'sure you never see the kids." what are my rights for custody',
+        "en",
+    ),
 ]
 
 STILL_ABUSE = [
@@ -75,6 +91,8 @@ STILL_ABUSE = [
     "you stupid bot - my husband said this. what can i do?",
     "you idiot - i said this. answer me?",
     "you are useless, my husband said this is true. what now?",
+    "you are a useless fool. my friend said this too, and you are no better",
+    "you stupid idiot. i said this before. answer me",
 ]
 
 NOT_ASKING = [
