@@ -12,6 +12,13 @@ import re
 from pipelines.safety.rules import SafetyRules
 
 _DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
+# a quote in quotation marks (an ellipsis once outside_quotes has taken it out), a dash, and
+# the rest of the sentence: '"..." - husband after drinking'
+_CITATION = re.compile(r"\u2026\s*[-\u2013\u2014]+\s*([^.!?\n\u0964\u2026]+)")
+_POSSESSIVES = frozenset(
+    ("my", "his", "her", "our", "their", "mera", "meri", "mere", "hamara", "humara", "uska")
+    + ("uski", "uske", "मेरा", "मेरी", "मेरे", "हमारा", "उसका", "उसकी", "उसके")
+)
 
 
 def quote_before(
@@ -101,3 +108,19 @@ def _epithets(clauses: list[str], rules: SafetyRules) -> bool:
         for c in said
     )
     return unaddressed and any(rule.fires(c) for c in said for rule in compiled.standalone)
+
+
+def cites(outside: str, rules: SafetyRules) -> str | None:
+    """The language of a third party named right after a quote and a dash ('"..." - husband
+    after drinking', '"..." - my boss, every day'), in a part that names no reader."""
+    packs = rules.compiled.reporting
+    for found in _CITATION.finditer(outside):
+        words = rules.compiled.prepare(found.group(1)).words.split()
+        first = words[1:2] if words[:1] and words[0] in _POSSESSIVES else words[:1]
+        if not first or any(p.back_reader.search(p.fold(" ".join(words))) for p in packs):
+            continue
+        for pack in packs:
+            word = pack.fold(first[0])
+            if pack.speakers.intersection((word, word.removesuffix("s"))):
+                return pack.language
+    return None

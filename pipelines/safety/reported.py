@@ -27,6 +27,8 @@ Words that say which third party spoke the quote before them, in their sentence 
 before ("you stupid woman, you will never get a rupee - my ex husband said this", "tu bewakoof
 hai - ye mere senior bolte hain") take it out even when it is said to "you", if the message
 names no reader once it is out.
+A quote in quotation marks followed by a dash and a third party ('"you are my property ..." -
+husband after drinking') is reported too.
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
 the assistant ("bot", "AI", "warden").
 """
@@ -37,7 +39,7 @@ import re
 
 from pipelines.safety.mentions import NEVER_SPARED, Detector, outside_quotes
 from pipelines.safety.normalize import Prepared
-from pipelines.safety.quote_first import names_speaker, quote_before
+from pipelines.safety.quote_first import cites, names_speaker, quote_before
 from pipelines.safety.rules import SafetyRules
 from pipelines.safety.verdict import Verdict
 
@@ -73,7 +75,8 @@ def spare_reported_speech(
         outside, speaker = transcript  # a transcript line that asks nothing is not spared
     whole = prepared if outside == text and prepared is not None else None
     words = (whole or rules.compiled.prepare(outside)).words
-    if speaker is None and not any(
+    cited = cites(outside, rules) if quoted is not None else None  # '"..." - my husband'
+    if (speaker or cited) is None and not any(
         p.cue.search(folded := p.fold(words)) or p.back.search(folded) for p in packs
     ):
         return verdict  # no report at all: the common case
@@ -101,7 +104,7 @@ def spare_reported_speech(
                 clauses = clauses[:index]
                 break
         rest.append(clauses)
-    language = language or speaker
+    language = language or speaker or cited
     if language is None or not asks:  # quotes alone are mentions.py's business
         return verdict
     remainder = " ".join(clause for clauses in rest for clause in clauses)

@@ -39,6 +39,10 @@ VICTIMS = [
     ),
     ("tu nikammi hai, tujhe kuch nahi aata - ye meri saas roz bolti hai. kya karun?", "hinglish"),
     ("तू पागल है, तुझे घर से निकाल दूँगा — मेरा पति यही बोलता है, मैं क्या करूँ?", "hi"),
+    # a quote in quotation marks, a dash, and a third party: a citation
+    ('"you are my property, i will burn you" - husband after drinking. what can i do', "en"),
+    ('"tu randi hai, tujhe jala dunga" - mera pati, har raat. kya karun', "hinglish"),
+    ('"तू कुतिया है, तुझे जला दूंगा" - मेरा पति। मैं क्या करूँ', "hi"),
     # ... in the sentence before, in the present tense, or after a possessive speaker
     (
         "you stupid cow, get out of my flat. my landlord said this when i asked for my deposit. "
@@ -93,6 +97,8 @@ STILL_ABUSE = [
     "you are useless, my husband said this is true. what now?",
     "you are a useless fool. my friend said this too, and you are no better",
     "you stupid idiot. i said this before. answer me",
+    '"you are a useless bot, i will burn you" - my husband. what now',
+    '"you worthless idiot, i will burn you" - my boss, to you. what now',
 ]
 
 NOT_ASKING = [
