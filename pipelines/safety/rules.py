@@ -106,7 +106,7 @@ class SafetyRules:
         """The same rules with the linear models plugged in (None: that model is off)."""
         return self.plugged(insult_model=insult, injection_model=injection)
 
-    @property
+    @cached_property  # read several times a message; a copy (`plugged`) computes its own
     def message_thresholds(self) -> MessageThresholds:
         return MessageThresholds(
             self.message_insult_threshold,
