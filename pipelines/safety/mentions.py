@@ -28,6 +28,8 @@ _QUOTED = re.compile(
     # the quote
     "|(?<![\\w'])'(?!(?:em|cause|cos|coz|bout|til|round|tis|twas|n)\\b)"
     "(?:[^'\\n]|(?<=[a-z])'(?=(?:s|t|re|ll|ve|d|m)\\b)){1,400}'(?![\\w'])"
+    # curly single quotes alike ("he keeps saying \u2018you are a ...\u2019")
+    "|(?<!\\w)\u2018(?:[^\u2019\\n]|(?<=[a-z])\u2019(?=(?:s|t|re|ll|ve|d|m)\\b)){1,400}\u2019(?!\\w)"
 )
 # smuggled text, and instructions to an assistant inside a pasted document, are never spared
 NEVER_SPARED = ("unicode_tags", "variation_selectors", "injection.document.")

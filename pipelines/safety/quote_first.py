@@ -11,6 +11,12 @@ import re
 
 from pipelines.safety.rules import SafetyRules
 
+# what may follow a cue that ends an attribution ("he said that yesterday", "she says it daily")
+_TAIL_WORDS = frozenset(
+    ("this", "that", "it", "so", "to", "me", "us", "yesterday", "today", "tonight", "daily")
+    + ("always", "again", "once", "every", "day", "night", "morning", "evening", "time", "then")
+    + ("last", "week", "month", "year")
+)
 _DASH = re.compile(r"\s+[-\u2013\u2014]+\s+")
 # a quote in quotation marks (an ellipsis once outside_quotes has taken it out), a dash, and
 # the rest of the sentence: '"..." - husband after drinking'
@@ -42,9 +48,14 @@ def quote_before(
             after = " ".join(parts[cut + 1 :])  # "... talks to me - kill yourself" is read again
             lead = clauses[:index] + parts[:cut]
             if speaker is not None:  # the quote in this sentence, or else in the one before
-                if _said(lead, rules) or (before and _said(before[-1], rules)):
-                    return index, speaker, 0 if _said(lead, rules) else 1, after, True
-                return None
+                if _said(lead, rules):
+                    return index, speaker, 0, after, True
+                ends = not _said([after, *clauses[index + 1 :]], rules)  # "... my son said this."
+                return (
+                    (index, speaker, 1, after, True)
+                    if ends and before and _said(before[-1], rules)
+                    else None
+                )
             if "\u2026" in "".join(lead) and not _said(lead, rules):
                 return index, language, 0, after, False  # '"idiot, moron" - that's how he ...'
             quote, earlier = _said(lead, rules), 0
@@ -78,14 +89,25 @@ def _points_back(part: str, rules: SafetyRules) -> str | None:
 
 def _attributes(part: str, rules: SafetyRules) -> str | None:
     """The language of a part that names a third party as the one who spoke the words before
-    it ("my ex husband said this", "ye mere senior bolte hain"), and no reader."""
+    it ("my ex husband said this", "ye mere senior bolte hain", "..., he said"), and no reader
+    in any language."""
     words = rules.compiled.prepare(part).words
     packs = rules.compiled.reporting
+    if any(pack.back_reader.search(pack.fold(words)) for pack in packs):
+        return None
     for pack in packs:
         folded = pack.fold(words)
-        if pack.attribution.search(folded) and not pack.back_reader.search(folded):
+        if pack.attribution.search(folded) or _ends_with_cue(folded, pack.cue):
             return pack.language if names_speaker(words, rules) else None
     return None
+
+
+def _ends_with_cue(folded: str, cue: re.Pattern[str]) -> bool:
+    """A cue followed only by a pointer or a time ("you are a whore, he said", "..., my husband
+    said that yesterday"): not "... called me a bitch" or "... said this is true", where what
+    follows is what was said."""
+    ends = [found.end() for found in cue.finditer(folded)]
+    return bool(ends) and set(folded[ends[-1] :].split()) <= _TAIL_WORDS
 
 
 def names_speaker(words: str, rules: SafetyRules) -> bool:

@@ -80,13 +80,23 @@ def spare_reported_speech(
         p.cue.search(folded := p.fold(words)) or p.back.search(folded) for p in packs
     ):
         return verdict  # no report at all: the common case
+    if any(p.agreement.search(p.fold(words)) for p in packs):
+        return verdict  # "my husband calls me a bitch but you are the real bitch"
     # quoted words, and a cue outside says who said them
     asks = quoted is not None or speaker is not None or _asks_outright(outside, rules, words)
     rest: list[list[str]] = []
-    unnamed = compiled.assistant_words.isdisjoint(words.split())  # "... that's how Warden talks"
+    unnamed = not _assistant_named(words, rules)  # "... that's how Warden talks"
     language: str | None = None
     attributed = False  # a quote said to "you", taken out by who spoke it
-    for sentence in _SENTENCES.split(outside):
+    pasted = False  # after "he sent this msg:", the quote runs on to a request for help
+    sentences = _SENTENCES.split(outside)
+    helps = [_asks_for_help(sentence, rules) for sentence in sentences]
+    for number, sentence in enumerate(sentences):
+        if pasted and not helps[number] and any(helps[number:]):
+            continue  # "he sent this msg: you bitch. i will kill you. what should i do?"
+        pasted = pasted and not sentence.strip(" .\n")
+        if speaker is not None and sentence.strip(" .!?\n") == "\u2026":
+            pasted = True  # "he sent this msg: you bitch. i will kill you. what do i do?"
         clauses = _CLAUSES.split(sentence)
         quote = quote_before(clauses, rest, rules) if unnamed else None
         if quote is not None:  # "idiot, moron - that's how my father talks to me"
@@ -101,6 +111,7 @@ def spare_reported_speech(
             if found:
                 language = language or found
                 asks = asks or _said_to_writer(clause, rules)
+                pasted = _introduces(sentence, clauses[index], sentences[number + 1 :])
                 clauses = clauses[:index]
                 break
         rest.append(clauses)
@@ -116,18 +127,38 @@ def spare_reported_speech(
     return Verdict(flagged=False, reasons=(f"abuse.{language}.reported_speech",))
 
 
+def _introduces(sentence: str, clause: str, following: list[str]) -> bool:
+    """The cue's clause ends with a colon, or ends its sentence with a line break or an
+    ellipsis: what follows is the quote ("he sent this msg: ...", "he sent me this on
+    whatsapp\n...", "he said... you are a ...")."""
+    if clause.rstrip(" ").endswith(":"):
+        return True
+    ends = sentence.endswith(clause) and sentence.rstrip(" ").endswith(("\n", "\u2026", ".."))
+    return ends or (sentence.endswith(clause) and following[:1] == ["."])
+
+
 def _asks_outright(outside: str, rules: SafetyRules, words: str | None = None) -> bool:
     """A "?" outside the quotes or a request for help."""
-    words = rules.compiled.prepare(outside).words if words is None else words
-    packs = rules.compiled.reporting
-    return "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
+    return "?" in _URL.sub(" ", outside) or _asks_for_help(outside, rules, words)
+
+
+def _asks_for_help(text: str, rules: SafetyRules, words: str | None = None) -> bool:
+    words = rules.compiled.prepare(text).words if words is None else words
+    return any(p.help.search(p.fold(words)) for p in rules.compiled.reporting)
 
 
 def _names_assistant_in_report(text: str, left: Prepared, rules: SafetyRules) -> bool:
     """The assistant ("bot", "AI") named in the part taken as reported: "msg aaya hai, tu
     bekaar bot hai" aims at the reader; "bot, my husband called me a slut" does not."""
-    named = rules.compiled.assistant_words.intersection(rules.compiled.prepare(text).words.split())
+    named = _assistant_named(rules.compiled.prepare(text).words, rules)
     return bool(named) and named.isdisjoint(left.words.split())
+
+
+def _assistant_named(words: str, rules: SafetyRules) -> set[str]:
+    """The assistant's names in the words, but for look-alikes ("hostel warden")."""
+    for pack in rules.compiled.reporting:
+        words = pack.not_assistant.sub(" ", pack.fold(words))
+    return rules.compiled.assistant_words.intersection(words.split())
 
 
 def _transcript(outside: str, rules: SafetyRules) -> tuple[str, str] | None:

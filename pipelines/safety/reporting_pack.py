@@ -41,6 +41,8 @@ class Reporting:
     # mere senior bolte hain", "मेरे सीनियर यही बोलते हैं"): a cue and a `reporting_pointers`
     # word side by side, or the pointer up to four words before the cue
     attribution: re.Pattern[str] = re.compile(NEVER)
+    agreement: re.Pattern[str] = re.compile(NEVER)  # "he was right": the reader is a target too
+    not_assistant: re.Pattern[str] = re.compile(NEVER)  # "hostel warden" (assistant_look_alikes)
 
 
 def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
@@ -69,6 +71,8 @@ def reporting(abuse: Mapping[str, RuleSet]) -> tuple[Reporting, ...]:
                 back_object=phrases("reporting_back_objects"),
                 back_reader=phrases("reporting_back_readers"),
                 attribution=_attribution(block, fold, where),
+                agreement=phrases("reporting_agreements"),
+                not_assistant=phrases("assistant_look_alikes"),
             )
         )
     return tuple(found)

@@ -3,10 +3,13 @@ aimed at the reader is refused, quoted or not."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pipelines.safety.abuse import detect_abuse
 from pipelines.safety.classify import classify_message
+from pipelines.safety.mentions import outside_quotes
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.reported import spare_reported_speech
 from pipelines.safety.rules import SafetyRules
@@ -43,6 +46,13 @@ VICTIMS = [
     ('"you are my property, i will burn you" - husband after drinking. what can i do', "en"),
     ('"tu randi hai, tujhe jala dunga" - mera pati, har raat. kya karun', "hinglish"),
     ('"तू कुतिया है, तुझे जला दूंगा" - मेरा पति। मैं क्या करूँ', "hi"),
+    # round 30, a review's probes (v48r): a quote run on past a colon or an ellipsis, a tail
+    # attribution, "he was like", names of epithets
+    ("my ex sent this msg: you cheap bitch. i will kill you. what should i do?", "en"),
+    ("he said... you are a whore... i will leak your pics... what should i do", "en"),
+    ("you are a dirty whore, my husband said. what should i do", "en"),
+    ('he was like "you slut, i will show everyone your pics". what do i do', "en"),
+    ("bitch, whore, slut - he calls me all these names daily. what can i do", "en"),
     # ... in the sentence before, in the present tense, or after a possessive speaker
     (
         "you stupid cow, get out of my flat. my landlord said this when i asked for my deposit. "
@@ -99,6 +109,10 @@ STILL_ABUSE = [
     "you stupid idiot. i said this before. answer me",
     '"you are a useless bot, i will burn you" - my husband. what now',
     '"you worthless idiot, i will burn you" - my boss, to you. what now',
+    # agreeing with the abuse, or likening the reader to the abuser (v48r)
+    "my husband calls me a bitch but you are the real bitch here",
+    "he called me a slut and you are no better, you useless bitch. help",
+    "fuck you, my lawyer said you are useless. he was right. what now?",
 ]
 
 NOT_ASKING = [
@@ -205,3 +219,40 @@ def test_a_request_for_help_without_a_question_mark_asks(text: str) -> None:
     flagged = Verdict.of(["abuse.model:0.90"])
     verdict = spare_reported_speech(flagged, text, shipped_rules(), _flags_the_words)
     assert not verdict.flagged, verdict
+
+
+# the reported words flagged by a detector that reads only them, as the models do: curly
+# quotes, a pronoun as the speaker, and a hostel warden or an assistant professor, who are no
+# assistant of ours, still report (round 30, v48r)
+REPORTED_TO_A_MODEL = [
+    "my father in law keeps saying \u2018you are a whore\u2019 in front of my kids. help?",
+    "him: u r a cheap whore. me: pls stop. what can i do?",
+    "the hostel warden called me a characterless slut in front of everyone, what can i do?",
+    "my assistant professor called me a stupid bitch in class, what can i do?",
+]
+
+
+def _flags_epithets(text: str, rules: SafetyRules, prepared: Prepared | None = None) -> Verdict:
+    return (
+        Verdict.of(["abuse.model:0.90"]) if re.search(r"\b(?:slut|whore|bitch)\b", text) else CLEAR
+    )
+
+
+@pytest.mark.parametrize("text", REPORTED_TO_A_MODEL)
+def test_a_report_is_spared_whatever_flags_its_words(text: str) -> None:
+    flagged = Verdict.of(["abuse.model:0.90"])
+    verdict = spare_reported_speech(flagged, text, shipped_rules(), _flags_epithets)
+    assert not verdict.flagged and verdict.reasons == ("abuse.en.reported_speech",), verdict
+
+
+# curly single quotes mark a quote as straight ones do; an apostrophe inside does not end it
+QUOTED = [
+    ("he says \u2018you are a whore\u2019 daily", "he says  \u2026  daily"),
+    ("he said \u2018you don\u2019t deserve food\u2019 today", "he said  \u2026  today"),
+    ("i don\u2019t know what\u2019s right", None),
+]
+
+
+@pytest.mark.parametrize(("text", "outside"), QUOTED)
+def test_what_is_outside_the_quotes(text: str, outside: str | None) -> None:
+    assert outside_quotes(text) == outside
