@@ -154,7 +154,7 @@ def _names_assistant_in_report(text: str, left: Prepared, rules: SafetyRules) ->
     return bool(named) and named.isdisjoint(left.words.split())
 
 
-def _assistant_named(words: str, rules: SafetyRules) -> set[str]:
+def _assistant_named(words: str, rules: SafetyRules) -> frozenset[str]:
     """The assistant's names in the words, but for look-alikes ("hostel warden")."""
     for pack in rules.compiled.reporting:
         words = pack.not_assistant.sub(" ", pack.fold(words))
