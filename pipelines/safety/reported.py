@@ -28,9 +28,12 @@ before ("you stupid woman, you will never get a rupee - my ex husband said this"
 hai - ye mere senior bolte hain") take it out even when it is said to "you", if the message
 names no reader once it is out.
 A quote in quotation marks followed by a dash and a third party ('"you are my property ..." -
-husband after drinking') is reported too.
+husband after drinking') is reported too. After a cue that ends in a colon, a line break or an
+ellipsis, the quote runs on to the sentence that asks for help ("he sent this msg: you bitch.
+i will kill you. what should i do?").
 Text smuggled in invisible characters is never spared, nor a report whose reported part names
-the assistant ("bot", "AI", "warden").
+the assistant ("bot", "AI", "warden"; a "hostel warden" is no assistant), nor a message that
+agrees with the abuse or likens the reader to it ("... but you are the real bitch").
 """
 
 from __future__ import annotations
@@ -77,7 +80,10 @@ def spare_reported_speech(
     words = (whole or rules.compiled.prepare(outside)).words
     cited = cites(outside, rules) if quoted is not None else None  # '"..." - my husband'
     if (speaker or cited) is None and not any(
-        p.cue.search(folded := p.fold(words)) or p.back.search(folded) for p in packs
+        p.cue.search(folded := p.fold(words))
+        or p.back.search(folded)
+        or p.attribution.search(folded)
+        for p in packs
     ):
         return verdict  # no report at all: the common case
     if any(p.agreement.search(p.fold(words)) for p in packs):
