@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from pipelines.safety.reporting_pack import Reporting
 from pipelines.safety.rules import SafetyRules
 
 # what may follow a cue that ends an attribution ("he said that yesterday", "she says it daily")
@@ -112,11 +113,12 @@ def _ends_with_cue(folded: str, cue: re.Pattern[str]) -> bool:
 
 def names_speaker(words: str, rules: SafetyRules) -> bool:
     """A third party named (any language's `speaker_nouns`), possessive too ("husband's")."""
-    for pack in rules.compiled.reporting:
-        said = pack.fold(words).split()
-        if pack.speakers.intersection(said + [w[:-1] for w in said if w.endswith("s")]):
-            return True
-    return False
+    return any(_speaker_in(pack, pack.fold(words).split()) for pack in rules.compiled.reporting)
+
+
+def _speaker_in(pack: Reporting, said: list[str]) -> bool:
+    """One of the pack's `speaker_nouns` among the words, or their possessive ("husband's")."""
+    return not pack.speakers.isdisjoint(said + [w.removesuffix("s") for w in said])
 
 
 def _epithets(clauses: list[str], rules: SafetyRules) -> bool:
@@ -142,7 +144,6 @@ def cites(outside: str, rules: SafetyRules) -> str | None:
         if not first or any(p.back_reader.search(p.fold(" ".join(words))) for p in packs):
             continue
         for pack in packs:
-            word = pack.fold(first[0])
-            if pack.speakers.intersection((word, word.removesuffix("s"))):
+            if _speaker_in(pack, [pack.fold(first[0])]):
                 return pack.language
     return None

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from pipelines.safety.matters import asks_for_help
 from pipelines.safety.mentions import NEVER_SPARED, Detector, outside_quotes
 from pipelines.safety.normalize import Prepared
 from pipelines.safety.quote_first import cites, names_speaker, quote_before
@@ -96,11 +97,11 @@ def spare_reported_speech(
     attributed = False  # a quote said to "you", taken out by who spoke it
     pasted = False  # after "he sent this msg:", the quote runs on to a request for help
     sentences = _SENTENCES.split(outside)
-    helps = [_asks_for_help(sentence, rules) for sentence in sentences]
+    helps = [asks_for_help(rules.compiled.prepare(sentence), rules) for sentence in sentences]
     for number, sentence in enumerate(sentences):
         if pasted and not helps[number] and any(helps[number:]):
             continue  # "he sent this msg: you bitch. i will kill you. what should i do?"
-        pasted = pasted and not sentence.strip(" .\n")
+        pasted = False
         if speaker is not None and sentence.strip(" .!?\n") == "\u2026":
             pasted = True  # "he sent this msg: you bitch. i will kill you. what do i do?"
         clauses = _CLAUSES.split(sentence)
@@ -145,12 +146,9 @@ def _introduces(sentence: str, clause: str, following: list[str]) -> bool:
 
 def _asks_outright(outside: str, rules: SafetyRules, words: str | None = None) -> bool:
     """A "?" outside the quotes or a request for help."""
-    return "?" in _URL.sub(" ", outside) or _asks_for_help(outside, rules, words)
-
-
-def _asks_for_help(text: str, rules: SafetyRules, words: str | None = None) -> bool:
-    words = rules.compiled.prepare(text).words if words is None else words
-    return any(p.help.search(p.fold(words)) for p in rules.compiled.reporting)
+    words = rules.compiled.prepare(outside).words if words is None else words
+    packs = rules.compiled.reporting
+    return "?" in _URL.sub(" ", outside) or any(p.help.search(p.fold(words)) for p in packs)
 
 
 def _names_assistant_in_report(text: str, left: Prepared, rules: SafetyRules) -> bool:
